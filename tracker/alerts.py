@@ -1,0 +1,92 @@
+"""Building alerts (output events) from derived values, with deterministic ids."""
+
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+
+from tracker import events as ev
+from tracker.norms import NormGame, Verdict
+from tracker.players import Player
+from tracker.results import Code
+
+
+def alert_id(*parts: object) -> str:
+    """A stable id from the facts an alert rests on: the same facts give the same id, so
+    subscribers can drop repeats whatever the transport redelivers."""
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
+    return digest[:20]
+
+
+def player_ref(p: Player) -> ev.PlayerRef:
+    return ev.PlayerRef(
+        rank=p.rank,
+        fide_id=p.fide_id,
+        name=p.name,
+        federation=p.federation,
+        title=p.title.value if p.title else None,
+        rating=p.rating,
+    )
+
+
+def score_text(score: Fraction) -> str:
+    """``6½`` style: how arbiters write scores."""
+    whole = int(score)
+    return f"{whole}½" if score - whole else str(whole)
+
+
+def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEvidence:
+    def counted(g: NormGame) -> ev.CountedGame:
+        raised = g.opponent.rank in floor_raised
+        used = max(g.rating, floor) if raised else g.rating
+        notes = [g.note] if g.note else []
+        if g.opponent.rating is None:
+            notes.append(f"unrated, counted as {g.rating}")
+        if raised:
+            notes.append(f"raised to the floor {floor}")
+        return ev.CountedGame(
+            round=g.round,
+            opponent=player_ref(g.opponent),
+            result=g.code.value,
+            rating_used=used,
+            note="; ".join(notes),
+        )
+
+    return ev.NormEvidence(
+        title=v.title.value,
+        achieved=v.achieved,
+        rounds_considered=v.rounds_considered,
+        games=v.games,
+        score=score_text(v.score),
+        percentage=v.percentage,
+        average_rating=v.average,
+        performance=v.performance,
+        games_credited=v.credited_games,
+        counted=tuple(counted(g) for g in v.counted),
+        ignored=tuple(
+            ev.IgnoredGame(
+                round=i.round,
+                opponent=player_ref(i.opponent) if i.opponent else None,
+                result=i.code.value,
+                article=i.article,
+                reason=i.reason,
+            )
+            for i in v.ignored
+        ),
+        requirements=tuple(
+            ev.Requirement(
+                article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met
+            )
+            for c in v.checks
+        ),
+    )
+
+
+def facts_digest(v: Verdict) -> str:
+    """What a norm rests on: the games counted and left out, with their results."""
+    counted = ",".join(f"{g.round}:{g.opponent.rank}:{g.code.value}" for g in v.counted)
+    ignored = ",".join(f"{i.round}:{i.code.value}:{i.article}" for i in v.ignored)
+    return f"{counted}/{ignored}"
+
+
+__all__ = ["Code", "alert_id", "evidence", "facts_digest", "player_ref", "score_text"]

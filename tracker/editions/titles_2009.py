@@ -1,0 +1,255 @@
+"""FIDE Title Regulations (B.01) in force from 1 July 2009: the Russian seed text.
+
+Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is
+garbled the reading chosen is a field of the edition, documented beside it and in the README.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping
+from datetime import date
+from fractions import Fraction
+from types import MappingProxyType
+
+from tracker.editions.mix import MO, MixRule, WeightedMO
+from tracker.players import Player
+from tracker.results import Code
+from tracker.titles import Title
+from tracker.tournaments import EventKind, System, Tournament
+
+F = Fraction
+GM, IM, WGM, WIM, FM, WFM = Title.GM, Title.IM, Title.WGM, Title.WIM, Title.FM, Title.WFM
+
+
+def _frozen(mapping: Mapping[Title, int]) -> Mapping[Title, int]:
+    return MappingProxyType(dict(mapping))
+
+
+@dataclasses.dataclass(frozen=True)
+class TitleRules2009:
+    """The 2009 edition; other editions are variations of its fields and methods."""
+
+    name: str = "fide-2009"
+    description: str = "FIDE Title Regulations B.01, in force from 1 July 2009"
+    in_force_from: date = date(2009, 7, 1)
+
+    performance_min: Mapping[Title, int] = dataclasses.field(
+        default_factory=lambda: _frozen({GM: 2600, IM: 2450, WGM: 2400, WIM: 2250})
+    )
+    """1.48: minimum performance after rounding (2599.5 before), Rp = Ra + dp."""
+    average_min: Mapping[Title, int] = dataclasses.field(
+        default_factory=lambda: _frozen({GM: 2380, IM: 2230, WGM: 2180, WIM: 2030})
+    )
+    """1.48a: minimum average rating of the opponents."""
+    rating_floor: Mapping[Title, int] = dataclasses.field(
+        default_factory=lambda: _frozen({GM: 2200, IM: 2050, WGM: 2000, WIM: 1850})
+    )
+    """1.46c: adjusted rating floor for the opponents."""
+    raised_opponents: int = 1
+    """1.46c1: how many opponents may be raised to the floor, lowest-rated first. The Russian
+    text speaks of counting "the title" of one opponent who "raised his rating"; we read it as
+    the English rule it translates: no more than one opponent, the lowest rated, is raised."""
+    unrated_rating: int = 1200
+    """1.46d: an unrated opponent counts at the rating floor of the Rating Regulations
+    (1200 from 1 July 2009)."""
+    unrated_titled_rating: Mapping[Title, int] = dataclasses.field(
+        default_factory=lambda: _frozen(
+            {GM: 2300, IM: 2200, WGM: 2100, FM: 2100, WIM: 2000, WFM: 1900}
+        )
+    )
+    """1.46e: unrated opponents holding a title count at these ratings (our reading of a line
+    the translation leaves without context)."""
+    raised_unrated_counts_as_rated: bool = False
+    """Whether an unrated opponent raised to the floor counts as rated for 1.46a (text silent)."""
+    min_score: Fraction | None = F(35, 100)
+    """1.49 (and 1.22): the minimum score is 35 % for all norms."""
+    title_holder_titles: frozenset[Title] = frozenset({GM, IM, WGM, WIM, FM, WFM})
+    """1.45a: title-holders are those of 0.31 except CM and WCM."""
+    mo_weights: Mapping[Title, Mapping[Title, Fraction]] = dataclasses.field(
+        default_factory=lambda: MappingProxyType(
+            {
+                GM: {GM: F(1)},
+                IM: {IM: F(1), GM: F(3, 2)},
+                WGM: {WGM: F(1), GM: F(3, 2), IM: F(1), FM: F(1)},
+                WIM: {WIM: F(1), GM: F(2), WGM: F(3, 2), IM: F(3, 2), FM: F(3, 2)},
+            }
+        )
+    )
+    """1.45b–e with the equivalences of the notes to table 1.7: one GM = 1.5 IM or 1.5 WGM or
+    2 WIM; one IM or FM = one WGM or 1.5 WIM; a WGM = 1.5 WIM."""
+    thirteen_cap: int = 13
+    """1.49: norms from tournaments of more than 13 rounds count as 13 games…"""
+    thirteen_cap_exempt: frozenset[EventKind] = frozenset(
+        {EventKind.WORLD_OR_CONTINENTAL_CHAMPIONSHIP}
+    )
+    """… except world or continental championships (1.49)."""
+    non_member_federations: frozenset[str] = frozenset({"NON"})
+    """1.42a: codes of players whose federation is not a FIDE member."""
+    fid_counts_as_federation: bool = True
+    """Whether ``FID`` counts as a federation for 1.43/1.44a (the 2009 text has no FID rule)."""
+    exemptions_lift_caps: bool = True
+    """Whether an exemption of 1.43a–e also lifts the 3/5 and 2/3 caps of 1.44a. 1.43e ends
+    "otherwise 1.44 applies", which arbiters read as: exempt events skip 1.44a too."""
+    swiss_exemption: tuple[int, int, int] = (20, 3, 10)
+    """1.43e: at least 20 FIDE-rated players not from the host federation, from at least 3
+    federations, at least 10 of them GM, IM, WGM or WIM."""
+    swiss_exemption_per_round: bool = False
+    """Whether 1.43e must hold in every round (a 2024 addition); 2009 counts participants."""
+
+    # -- 1.41 number of games ------------------------------------------------------------
+
+    def min_games(self, t: Tournament) -> tuple[int, int]:
+        """1.41a/b: the fewest games a norm may have, and how many games it then counts as.
+
+        9 games; 7 in world or continental team championships of 7 to 9 rounds; 8 in the
+        World Cup or Women's World Championship, counted as 9."""
+        if t.is_(EventKind.TEAM_CHAMPIONSHIP) and 7 <= t.planned_rounds <= 9:
+            return 7, 7
+        if t.is_(EventKind.WORLD_CUP) and 8 <= t.planned_rounds <= 9:
+            return 8, 9
+        return 9, 9
+
+    def credited_games(self, games: int, extra_points: int, t: Tournament) -> int:
+        """1.41c and 1.49: games the norm counts for towards the 27 of 1.50.
+
+        Each whole point above the requirement adds a game (1.41c); a norm from a tournament
+        of more than 13 rounds counts as 13 games unless it is a world or continental
+        championship (1.49)."""
+        low, counted_as = self.min_games(t)
+        base = counted_as if games == low else games
+        total = base + max(0, extra_points)
+        if t.planned_rounds > self.thirteen_cap and not (t.kinds & self.thirteen_cap_exempt):
+            total = min(total, self.thirteen_cap)
+        return total
+
+    # -- 1.42 games that do not count, games that may be ignored -------------------------
+
+    def exclusion(
+        self, opponent: Player, code: Code, t: Tournament, unrated_scored_zero: bool
+    ) -> tuple[str, str] | None:
+        """1.42a–d: ``(article, reason)`` when a game does not count for norms."""
+        if opponent.federation.upper() in self.non_member_federations:
+            return "1.42a", "opponent's federation is not a FIDE member"
+        if opponent.computer:
+            return "1.42b", "game against a computer"
+        if not code.over_the_board:
+            return "1.42c", "not decided over the board (forfeit or no move made)"
+        if t.system.predetermined and opponent.rating is None and unrated_scored_zero:
+            return "1.42d", "unrated opponent who scored zero against rated players"
+        return None
+
+    win_article: str = "1.42e"
+    """Won games may be ignored if the mix and the minimum games still hold."""
+    after_norm_article: str = "1.42f"
+    """Games after a norm achieved before the last round may be ignored."""
+    last_round_forfeit_article: str = "1.42c"
+
+    def may_ignore_wins(self, t: Tournament) -> bool:
+        """1.42e: won games may be ignored, in every kind of tournament."""
+        return True
+
+    def may_ignore_after_norm(self, t: Tournament) -> bool:
+        """1.42f: games played after a norm was achieved before the last round may be
+        ignored, in every kind of tournament."""
+        return True
+
+    def last_round_forfeit_counts(self) -> bool:
+        """1.42c: if the last-round opponent forfeits a game the player needed for the count
+        but could have afforded to lose, the norm stands. We count that game as a loss
+        against the scheduled opponent."""
+        return True
+
+    # -- 1.43/1.44 federations ------------------------------------------------------------
+
+    def federation_exemption(self, t: Tournament, swiss_exempt: bool) -> str | None:
+        """1.43a–e: the article that frees this event from the federation rules, if any."""
+        by_kind = {
+            EventKind.NATIONAL_CHAMPIONSHIP_FINAL: "1.43a",
+            EventKind.NATIONAL_TEAM_CHAMPIONSHIP: "1.43b",
+            EventKind.ZONAL: "1.43c",
+            EventKind.QC_APPROVED_EXEMPTION: "1.43d",
+        }
+        for kind, article in by_kind.items():
+            if t.is_(kind):
+                return article
+        if t.system is System.SWISS and swiss_exempt:
+            return "1.43e"
+        return None
+
+    swiss_exemption_article: str = "1.43e"
+
+    # -- the whole mix for n games ----------------------------------------------------------
+
+    def mix(
+        self, title: Title, games: int, t: Tournament, player: Player, exemption: str | None
+    ) -> MixRule:
+        """1.43–1.46a for a norm over ``games`` opponents; minimums rounded up, maximums down
+        (1.44)."""
+        lift_caps = exemption is not None and self.exemptions_lift_caps
+        return MixRule(
+            games=games,
+            min_title_holders=self.min_title_holders(games, player),
+            title_holder_titles=self.title_holder_titles,
+            title_holder_article="1.45a",
+            mo=self.mo(title, games),
+            mo_article=self.mo_article(title),
+            distinct_opponents=t.system is System.DOUBLE_ROUND_ROBIN,
+            federation_exemption=exemption,
+            min_foreign_federations=0 if exemption else 2,
+            foreign_article="1.43",
+            max_own_federation=None if lift_caps else math.floor(F(3, 5) * games),
+            max_one_federation=None if lift_caps else math.floor(F(2, 3) * games),
+            caps_article="1.44a",
+            min_other_federations=None,
+            other_article="",
+            max_unrated=self.max_unrated(games),
+            unrated_article="1.46a",
+        )
+
+    def min_title_holders(self, games: int, player: Player) -> int:
+        """1.45a: at least 50 % of the opponents hold a title (rounded up, 1.44)."""
+        return math.ceil(F(games, 2))
+
+    def mo(self, title: Title, games: int) -> MO:
+        """1.45b–e: at least a third of the opponents, and at least 3, hold the norm's title
+        or a higher one counted with its equivalence."""
+        needed = F(max(3, math.ceil(F(games, 3))))
+        return WeightedMO(self.mo_weights[title], needed, title.value)
+
+    def mo_article(self, title: Title) -> str:
+        return {GM: "1.45b", IM: "1.45c", WGM: "1.45d", WIM: "1.45e"}[title]
+
+    def max_unrated(self, games: int) -> int | None:
+        """1.46a: "the maximum number of unrated opponents is 20 % of the number of opponents
+        + 1", read as ⌊(n + 1) / 5⌋, the only reading that fits every header of table 1.49a
+        (9 rounds: 7 rated; 19 rounds: 15 rated)."""
+        return (games + 1) // 5
+
+    # -- 1.46/1.47/1.48 ratings ------------------------------------------------------------
+
+    def opponent_rating(self, opponent: Player) -> int:
+        """1.46d/e: the rating an opponent counts with before the floor of 1.46c."""
+        if opponent.rating is not None:
+            return opponent.rating
+        if opponent.title is not None and opponent.title in self.unrated_titled_rating:
+            return self.unrated_titled_rating[opponent.title]
+        return self.unrated_rating
+
+    articles: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType(
+            {
+                "games": "1.41a",
+                "floor": "1.46c",
+                "average": "1.48a",
+                "performance": "1.48",
+                "score": "1.49",
+                "rounding": "1.47b",
+                "credited": "1.41c/1.49",
+            }
+        )
+    )
+
+
+FIDE_2009 = TitleRules2009()

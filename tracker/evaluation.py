@@ -1,0 +1,133 @@
+"""Everything derived from a tournament's facts after a given round: standings, live
+ratings, the tournament-wide context of the norm rules, and every player's verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
+from tracker.norms import Cell, Context, Verdict, evaluate, find_norm
+from tracker.players import Player
+from tracker.state import TournamentState
+from tracker.titles import NORM_TITLES, Title
+from tracker.tournaments import System
+
+_NORM_TITLES_BY_LEVEL = NORM_TITLES
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerRound:
+    """One player's standing after a round."""
+
+    player: Player
+    cells: tuple[Cell, ...]
+    score: Fraction
+    live: InterimRating | None
+    reached: dict[Title, InterimRating]
+
+
+def context(state: TournamentState, up_to: int) -> Context:
+    cells = state.all_cells(up_to)
+    return Context(
+        tournament=state.tournament,
+        players=dict(state.players),
+        swiss_exempt=swiss_exemption_met(state, cells),
+        unrated_scored_zero=unrated_scoring_zero(state, cells),
+    )
+
+
+def swiss_exemption_met(state: TournamentState, cells: dict[int, list[Cell]]) -> bool:
+    """1.43e (2009) / 2.2 (older): at least 20 FIDE-rated participants not from the host
+    federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
+
+    Participants are the players who have been paired at least once so far."""
+    t = state.tournament
+    if t.system is not System.SWISS or t.host_federation is None:
+        return False
+    needed_players, needed_feds, needed_titled = state.title_rules.swiss_exemption
+    foreign = [
+        p
+        for rank, p in state.players.items()
+        if p.rating is not None
+        and p.federation != t.host_federation
+        and any(c.opponent is not None for c in cells.get(rank, ()))
+    ]
+    titled = [p for p in foreign if p.title in (Title.GM, Title.IM, Title.WGM, Title.WIM)]
+    feds = {p.federation for p in foreign}
+    return (
+        len(foreign) >= needed_players and len(feds) >= needed_feds and len(titled) >= needed_titled
+    )
+
+
+def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -> frozenset[int]:
+    """Unrated players of a round robin who have played rated opponents and scored nothing
+    against them (1.42d of 2009)."""
+    if not state.tournament.system.predetermined:
+        return frozenset()
+    zero: set[int] = set()
+    for rank, player in state.players.items():
+        if player.rating is not None:
+            continue
+        against_rated = [
+            c
+            for c in cells.get(rank, ())
+            if c.opponent is not None
+            and c.code.over_the_board
+            and state.players[c.opponent].rating is not None
+        ]
+        if against_rated and sum(c.code.points for c in against_rated) == 0:
+            zero.add(rank)
+    return frozenset(zero)
+
+
+def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank)."""
+    cells = state.all_cells(up_to)
+    rows = []
+    on = state.tournament.start_date
+    for rank, player in state.players.items():
+        mine = sorted(cells.get(rank, ()), key=lambda c: c.round)
+        by_round: dict[int, list[RatedGame]] = {}
+        for c in mine:
+            opponent = state.players[c.opponent] if c.opponent is not None else None
+            if opponent is not None:
+                by_round.setdefault(c.round, []).append(RatedGame(opponent.rating, c.code))
+        interims = interim_ratings(player, sorted(by_round.items()), state.rating_rules, on)
+        rows.append(
+            PlayerRound(
+                player=player,
+                cells=tuple(mine),
+                score=sum((c.code.points for c in mine), Fraction(0)),
+                live=interims[-1] if interims else None,
+                reached=first_reached(player, interims),
+            )
+        )
+    rows.sort(key=lambda r: (-r.score, r.player.rank))
+    return rows
+
+
+def norm_titles(player: Player) -> list[Title]:
+    """The norm titles a player can still gain (1.4), strongest first."""
+    return [t for t in _NORM_TITLES_BY_LEVEL if player.lacks(t)]
+
+
+def achieved_norms(
+    state: TournamentState, up_to: int, rows: list[PlayerRound]
+) -> dict[tuple[int, Title], Verdict]:
+    """Every (player, title) with a norm from the rounds up to ``up_to``."""
+    ctx = context(state, up_to)
+    found: dict[tuple[int, Title], Verdict] = {}
+    for row in rows:
+        for title in norm_titles(row.player):
+            verdict = find_norm(row.player, row.cells, title, ctx, state.title_rules)
+            if verdict is not None:
+                found[(row.player.rank, title)] = verdict
+    return found
+
+
+def verdict_for(state: TournamentState, rank: int, title: Title, up_to: int) -> Verdict:
+    """The full verdict, failed or not, for the arbiter's breakdown."""
+    player = state.players[rank]
+    cells = sorted(state.all_cells(up_to).get(rank, ()), key=lambda c: c.round)
+    return evaluate(player, cells, title, context(state, up_to), state.title_rules)

@@ -1,0 +1,282 @@
+"""The event contract: what comes in (facts) and what goes out (alerts).
+
+Every event is a pydantic model with a ``type`` field; its JSON form is
+``model_dump_json()``. Input events are read with :func:`parse_input`.
+
+>>> e = parse_input('{"type": "round_closed", "tournament_id": "t1", "round": 3}')
+>>> e.round
+3
+>>> parse_input('{"type": "game_result", "tournament_id": "t1", "round": 1, '
+...             '"white": 1, "black": 2, "result": "2-0"}')
+Traceback (most recent call last):
+...
+tracker.events.InvalidEvent: result: impossible result '2-0': expected one of 1-0, 0-1, ...
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Annotated, Literal
+
+import pydantic
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+
+from tracker.results import parse_result
+from tracker.titles import Title
+from tracker.tournaments import EventKind, System
+
+
+class _Event(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --------------------------------------------------------------------------- input
+
+
+class TournamentRegistered(_Event):
+    type: Literal["tournament_registered"] = "tournament_registered"
+    tournament_id: str = Field(min_length=1)
+    name: str = ""
+    start_date: date
+    end_date: date | None = None
+    system: System = System.SWISS
+    host_federation: str | None = Field(default=None, min_length=3, max_length=3)
+    planned_rounds: int = Field(ge=1, le=99)
+    kinds: tuple[EventKind, ...] = ()
+    edition: str | None = None
+
+
+class PlayerRegistered(_Event):
+    type: Literal["player_registered"] = "player_registered"
+    tournament_id: str = Field(min_length=1)
+    rank: int = Field(ge=1, le=9999)
+    name: str = Field(min_length=1)
+    federation: str = Field(min_length=3, max_length=3)
+    fide_id: int | None = Field(default=None, ge=1)
+    sex: Literal["m", "w"] | None = None
+    title: str | None = None
+    rating: int | None = Field(default=None, ge=0, le=3500)
+    k_factor: int | None = Field(default=None, ge=1, le=100)
+    birth_date: date | None = None
+    rated_games: int | None = Field(default=None, ge=0)
+    computer: bool = False
+
+    @field_validator("title")
+    @classmethod
+    def _known_title(cls, value: str | None) -> str | None:
+        title = Title.parse(value)
+        return title.value if title else None
+
+    @field_validator("federation")
+    @classmethod
+    def _upper(cls, value: str) -> str:
+        return value.upper()
+
+
+class Pairing(_Event):
+    """A board of a round; a result for the board may come before or after it."""
+
+    type: Literal["pairing"] = "pairing"
+    tournament_id: str = Field(min_length=1)
+    round: int = Field(ge=1, le=99)
+    white: int = Field(ge=1)
+    black: int = Field(ge=1)
+
+
+class Bye(_Event):
+    """A player not paired in a round: ``H`` half-point bye, ``F`` full-point bye,
+    ``U`` pairing-allocated bye, ``Z`` known absence (TRF16 codes)."""
+
+    type: Literal["bye"] = "bye"
+    tournament_id: str = Field(min_length=1)
+    round: int = Field(ge=1, le=99)
+    player: int = Field(ge=1)
+    kind: Literal["H", "F", "U", "Z"]
+
+
+class _ResultFields(_Event):
+    tournament_id: str = Field(min_length=1)
+    round: int = Field(ge=1, le=99)
+    white: int = Field(ge=1)
+    black: int = Field(ge=1)
+    result: str
+
+    @field_validator("result")
+    @classmethod
+    def _possible(cls, value: str) -> str:
+        parse_result(value)
+        return value.strip()
+
+
+class GameResult(_ResultFields):
+    type: Literal["game_result"] = "game_result"
+
+
+class ResultCorrected(_ResultFields):
+    """An arbiter's correction of a result already reported."""
+
+    type: Literal["result_corrected"] = "result_corrected"
+
+
+class RoundClosed(_Event):
+    type: Literal["round_closed"] = "round_closed"
+    tournament_id: str = Field(min_length=1)
+    round: int = Field(ge=1, le=99)
+
+
+InputEvent = Annotated[
+    TournamentRegistered
+    | PlayerRegistered
+    | Pairing
+    | Bye
+    | GameResult
+    | ResultCorrected
+    | RoundClosed,
+    Field(discriminator="type"),
+]
+_INPUT: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
+
+
+class InvalidEvent(ValueError):
+    """An input event that cannot be read; the message names the field."""
+
+
+def parse_input(raw: str | bytes | dict[str, object]) -> InputEvent:
+    """Read one input event from JSON text or a decoded object."""
+    try:
+        if isinstance(raw, dict):
+            return _INPUT.validate_python(raw)
+        return _INPUT.validate_json(raw)
+    except pydantic.ValidationError as exc:
+        raise InvalidEvent(_describe(exc)) from None
+
+
+def _describe(exc: pydantic.ValidationError) -> str:
+    parts = []
+    for error in exc.errors():
+        location = ".".join(str(p) for p in error["loc"][1:] if p != "function-after")
+        if error["type"] == "union_tag_invalid" or error["type"] == "union_tag_not_found":
+            location = "type"
+        message = error["msg"].removeprefix("Value error, ")
+        if error["type"] == "json_invalid":
+            return f"malformed JSON: {message}"
+        parts.append(f"{location or 'event'}: {message}")
+    return "; ".join(parts)
+
+
+# --------------------------------------------------------------------------- output
+
+
+class PlayerRef(_Event):
+    """How every alert names a player."""
+
+    rank: int
+    fide_id: int | None
+    name: str
+    federation: str
+    title: str | None
+    rating: int | None
+
+
+class CountedGame(_Event):
+    round: int
+    opponent: PlayerRef
+    result: str
+    """The player's TRF letter: ``1``, ``=``, ``0``; ``-`` for a last-round forfeit (1.42c)."""
+    rating_used: int
+    """The opponent's rating as the norm uses it (unrated value or raised floor applied)."""
+    note: str = ""
+
+
+class IgnoredGame(_Event):
+    round: int
+    opponent: PlayerRef | None
+    result: str
+    article: str
+    reason: str
+
+
+class Requirement(_Event):
+    """One check of a norm, with what it needs and what the player has."""
+
+    article: str
+    name: str
+    needed: str
+    actual: str
+    met: bool
+
+
+class NormEvidence(_Event):
+    """The IT1-like breakdown behind a verdict."""
+
+    title: str
+    achieved: bool
+    rounds_considered: int
+    games: int
+    score: str
+    percentage: int
+    average_rating: int | None
+    performance: int | None
+    games_credited: int
+    counted: tuple[CountedGame, ...]
+    ignored: tuple[IgnoredGame, ...]
+    requirements: tuple[Requirement, ...]
+
+
+class _Alert(_Event):
+    alert_id: str
+    tournament_id: str
+    round: int
+    edition: str
+
+
+class NormAchieved(_Alert):
+    type: Literal["norm_achieved"] = "norm_achieved"
+    player: PlayerRef
+    title: str
+    secured_early: bool
+    """Achieved before the last round, so that no later result can take it away."""
+    evidence: NormEvidence
+
+
+class NormRevoked(_Alert):
+    type: Literal["norm_revoked"] = "norm_revoked"
+    player: PlayerRef
+    title: str
+    reason: str
+
+
+class TitleRatingReached(_Alert):
+    type: Literal["title_rating_reached"] = "title_rating_reached"
+    player: PlayerRef
+    title: str
+    level: int
+    live_rating: int
+    rating_change: int
+
+
+class IgnorableGames(_Alert):
+    type: Literal["ignorable_games"] = "ignorable_games"
+    player: PlayerRef
+    title: str
+    games: tuple[IgnoredGame, ...]
+
+
+class Standing(_Event):
+    player: PlayerRef
+    score: str
+    live_rating: int | None
+    rating_change: int | None
+
+
+class RoundFinished(_Alert):
+    type: Literal["round_finished"] = "round_finished"
+    last_round: bool
+    standings: tuple[Standing, ...]
+
+
+OutputEvent = Annotated[
+    NormAchieved | NormRevoked | TitleRatingReached | IgnorableGames | RoundFinished,
+    Field(discriminator="type"),
+]
+OUTPUT_ADAPTER: TypeAdapter[OutputEvent] = TypeAdapter(OutputEvent)

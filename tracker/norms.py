@@ -1,0 +1,703 @@
+"""Norm verdicts: does a player's record make a title norm, and with which games?
+
+The search follows the structure of the rules rather than trying every subset:
+
+* only won games (1.42e) may be dropped from inside the span of rounds, and only a tail of
+  rounds after a norm was already achieved (1.42f) may be cut, so a candidate is a *cut round*
+  plus a set of dropped wins;
+* for a fixed cut and a fixed number ``k`` of dropped wins the score, the number of games and
+  so ``dp`` are fixed; among wins that look alike to the mix rules it is always at least as
+  good to drop the lowest rated (a swap argument, see ``tests/test_norm_search.py``), and the
+  best possible average for ``k`` is the one that drops the ``k`` lowest-rated wins;
+* a depth-first search over which wins to drop prunes with bounds that are valid for every
+  edition: the best average still reachable, the title-holders and title-equivalents still
+  reachable, the foreign federations still reachable, and the fewest own-federation,
+  single-federation and unrated opponents the kept games can have.
+
+``tests/test_norm_search.py`` checks the search against a plain enumeration of every subset
+on generated small cases.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+
+from tracker.editions import TitleRules
+from tracker.editions.mix import MixRule
+from tracker.fide_tables import dp, percentage, round_half_up
+from tracker.players import Player
+from tracker.results import Code
+from tracker.titles import Title
+from tracker.tournaments import Tournament
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Cell:
+    """One player's round: the opponent's start rank (``None`` for a bye) and the TRF code."""
+
+    round: int
+    opponent: int | None
+    code: Code
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NormGame:
+    """A game that counts for norms (or may be ignored), seen from the candidate."""
+
+    round: int
+    opponent: Player
+    code: Code
+    rating: int
+    """Opponent's rating as the edition counts it before the floor (unrated value applied)."""
+    note: str = ""
+
+    @property
+    def half_points(self) -> int:
+        return int(self.code.points * 2)
+
+    @property
+    def won(self) -> bool:
+        return self.code is Code.WIN
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Ignored:
+    round: int
+    opponent: Player | None
+    code: Code
+    article: str
+    reason: str
+    optional: bool
+    """``True`` for games the player *may* leave out (1.42e/f); ``False`` for games that do
+    not count at all (1.42a–d, byes)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Check:
+    article: str
+    name: str
+    needed: str
+    actual: str
+    met: bool
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Verdict:
+    """The best attempt at one norm after one round, with everything an arbiter checks."""
+
+    title: Title
+    achieved: bool
+    rounds_considered: int
+    counted: tuple[NormGame, ...]
+    ignored: tuple[Ignored, ...]
+    score: Fraction
+    percentage: int
+    average: int | None
+    performance: int | None
+    raised: tuple[int, ...]
+    """Start ranks of the opponents raised to the rating floor."""
+    credited_games: int
+    checks: tuple[Check, ...]
+
+    @property
+    def games(self) -> int:
+        return len(self.counted)
+
+    def ignores_optional_games(self) -> bool:
+        """Whether the attempt leaves out games the player could have kept (1.42e/f)."""
+        return any(i.optional for i in self.ignored)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Context:
+    """Tournament-wide facts a player's norm depends on, computed once per round."""
+
+    tournament: Tournament
+    players: dict[int, Player]
+    swiss_exempt: bool
+    unrated_scored_zero: frozenset[int]
+    """Unrated players who scored zero against rated opponents (for 1.42d)."""
+
+
+# ----------------------------------------------------------------------------- game lists
+
+
+def norm_games(
+    player: Player, cells: Sequence[Cell], ctx: Context, rules: TitleRules
+) -> tuple[list[NormGame], list[Ignored], NormGame | None]:
+    """Split a player's rounds into games that count and games that do not (1.42a–d).
+
+    Also returns the last-round forfeit win that 1.42c lets count as a loss, if any."""
+    counted: list[NormGame] = []
+    excluded: list[Ignored] = []
+    forfeit: NormGame | None = None
+    t = ctx.tournament
+    for cell in cells:
+        if cell.opponent is None:
+            excluded.append(
+                Ignored(
+                    cell.round,
+                    None,
+                    cell.code,
+                    rules.articles["games"],
+                    "bye: not a game",
+                    optional=False,
+                )
+            )
+            continue
+        opponent = ctx.players[cell.opponent]
+        reason = rules.exclusion(opponent, cell.code, t, cell.opponent in ctx.unrated_scored_zero)
+        if reason is None:
+            counted.append(
+                NormGame(cell.round, opponent, cell.code, rules.opponent_rating(opponent))
+            )
+            continue
+        excluded.append(Ignored(cell.round, opponent, cell.code, *reason, optional=False))
+        if (
+            cell.code is Code.FORFEIT_WIN
+            and cell.round == t.planned_rounds
+            and rules.last_round_forfeit_counts()
+            and rules.exclusion(opponent, Code.LOSS, t, cell.opponent in ctx.unrated_scored_zero)
+            is None
+        ):
+            forfeit = NormGame(
+                cell.round,
+                opponent,
+                Code.LOSS,
+                rules.opponent_rating(opponent),
+                note=f"last-round forfeit counted as a loss ({rules.last_round_forfeit_article})",
+            )
+    return counted, excluded, forfeit
+
+
+# ----------------------------------------------------------------------------- evaluation
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Spec:
+    title: Title
+    rules: TitleRules
+    player: Player
+    tournament: Tournament
+    exemption: str | None
+    floor: int
+    raise_count: int
+    avg_min: int
+    perf_min: int
+    min_games: int
+
+    def mix(self, games: int) -> MixRule:
+        return self.rules.mix(self.title, games, self.tournament, self.player, self.exemption)
+
+
+def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:
+    t = ctx.tournament
+    return _Spec(
+        title=title,
+        rules=rules,
+        player=player,
+        tournament=t,
+        exemption=rules.federation_exemption(t, ctx.swiss_exempt),
+        floor=rules.rating_floor[title],
+        raise_count=rules.raised_opponents,
+        avg_min=rules.average_min[title],
+        perf_min=rules.performance_min[title],
+        min_games=rules.min_games(t)[0],
+    )
+
+
+def _adjusted(ratings: Sequence[int], spec: _Spec) -> tuple[int, int]:
+    """Sum of ratings with the lowest ``raise_count`` raised to the floor (1.46c), and how
+    many were raised. ``ratings`` must be sorted ascending."""
+    total = sum(ratings)
+    raised = 0
+    for r in ratings[: spec.raise_count]:
+        if r < spec.floor:
+            total += spec.floor - r
+            raised += 1
+    return total, raised
+
+
+def _average(adjusted_sum: int, games: int) -> int:
+    """1.47b: the average rounded to the nearest whole number, 0.5 up."""
+    return round_half_up(Fraction(adjusted_sum, games))
+
+
+def _score_ok(half_points: int, games: int, rules: TitleRules) -> bool:
+    if rules.min_score is None:
+        return True
+    return Fraction(half_points, 2) >= rules.min_score * games
+
+
+def _needed_average(half_points: int, games: int, spec: _Spec) -> int:
+    """Lowest average Ra that gives the norm for this score: Ra ≥ minimum average and
+    Ra + dp ≥ minimum performance (1.48, 1.48a)."""
+    return max(spec.avg_min, spec.perf_min - dp(percentage(Fraction(half_points, 2), games)))
+
+
+def _titles(games: Iterable[NormGame], distinct: bool) -> Counter[Title]:
+    seen: set[int] = set()
+    counts: Counter[Title] = Counter()
+    for g in games:
+        if distinct:
+            if g.opponent.rank in seen:
+                continue
+            seen.add(g.opponent.rank)
+        if g.opponent.title is not None:
+            counts[g.opponent.title] += 1
+    return counts
+
+
+def _unrated(games: Sequence[NormGame], raised: int, spec: _Spec) -> int:
+    """Unrated opponents for 1.46a; those raised to the floor count as rated where the
+    edition says so. ``games`` sorted by rating ascending."""
+    count = sum(1 for g in games if g.opponent.rating is None)
+    if spec.rules.raised_unrated_counts_as_rated:
+        count -= sum(1 for g in games[:raised] if g.opponent.rating is None)
+    return count
+
+
+def _mix_checks(kept: Sequence[NormGame], raised: int, spec: _Spec) -> list[Check]:
+    n = len(kept)
+    rule = spec.mix(n)
+    own = spec.player.federation
+    checks: list[Check] = []
+    titles = _titles(kept, rule.distinct_opponents)
+    holders = sum(c for t, c in titles.items() if t in rule.title_holder_titles)
+    checks.append(
+        Check(
+            rule.title_holder_article,
+            "title-holders",
+            f"≥ {rule.min_title_holders}",
+            str(holders),
+            holders >= rule.min_title_holders,
+        )
+    )
+    checks.append(
+        Check(
+            rule.mo_article,
+            f"{spec.title.value} title mix",
+            rule.mo.describe_needed(),
+            rule.mo.describe_actual(titles),
+            rule.mo.ok(titles),
+        )
+    )
+    feds = Counter(g.opponent.federation for g in kept)
+    foreign = _foreign(feds, own, spec.rules.fid_counts_as_federation)
+    if rule.federation_exemption is not None:
+        checks.append(
+            Check(rule.federation_exemption, "federations", "exempt", f"{foreign} foreign", True)
+        )
+    else:
+        checks.append(
+            Check(
+                rule.foreign_article,
+                "foreign federations",
+                f"≥ {rule.min_foreign_federations}",
+                str(foreign),
+                foreign >= rule.min_foreign_federations,
+            )
+        )
+    if rule.max_own_federation is not None:
+        checks.append(
+            Check(
+                rule.caps_article,
+                f"opponents from {own}",
+                f"≤ {rule.max_own_federation}",
+                str(feds[own]),
+                feds[own] <= rule.max_own_federation,
+            )
+        )
+    if rule.max_one_federation is not None:
+        fed, most = max(feds.items(), key=lambda kv: (kv[1], kv[0])) if feds else ("-", 0)
+        checks.append(
+            Check(
+                rule.caps_article,
+                "opponents from one federation",
+                f"≤ {rule.max_one_federation}",
+                f"{most} ({fed})",
+                most <= rule.max_one_federation,
+            )
+        )
+    if rule.min_other_federations is not None:
+        other = n - feds[own]
+        checks.append(
+            Check(
+                rule.other_article,
+                "opponents from other federations",
+                f"≥ {rule.min_other_federations}",
+                str(other),
+                other >= rule.min_other_federations,
+            )
+        )
+    if rule.max_unrated is not None:
+        unrated = _unrated(kept, raised, spec)
+        checks.append(
+            Check(
+                rule.unrated_article,
+                "unrated opponents",
+                f"≤ {rule.max_unrated}",
+                str(unrated),
+                unrated <= rule.max_unrated,
+            )
+        )
+    return checks
+
+
+def _foreign(feds: Counter[str], own: str, fid_counts: bool) -> int:
+    return sum(1 for f in feds if f != own and (fid_counts or f != "FID"))
+
+
+def _feasible(kept: Sequence[NormGame], spec: _Spec) -> bool:
+    """Every requirement at once; ``kept`` sorted by rating ascending."""
+    n = len(kept)
+    if n < spec.min_games:
+        return False
+    half = sum(g.half_points for g in kept)
+    if not _score_ok(half, n, spec.rules):
+        return False
+    adjusted, raised = _adjusted([g.rating for g in kept], spec)
+    if _average(adjusted, n) < _needed_average(half, n, spec):
+        return False
+    return all(c.met for c in _mix_checks(kept, raised, spec))
+
+
+def _explain(
+    kept: Sequence[NormGame], ignored: Sequence[Ignored], cut: int, spec: _Spec
+) -> Verdict:
+    rules = spec.rules
+    n = len(kept)
+    half = sum(g.half_points for g in kept)
+    score = Fraction(half, 2)
+    checks = [
+        Check(rules.articles["games"], "games", f"≥ {spec.min_games}", str(n), n >= spec.min_games)
+    ]
+    if n == 0:
+        return Verdict(
+            spec.title, False, cut, (), tuple(ignored), score, 0, None, None, (), 0, tuple(checks)
+        )
+    pct = percentage(score, n)
+    ordered = sorted(kept, key=lambda g: g.rating)
+    adjusted, raised = _adjusted([g.rating for g in ordered], spec)
+    ra = _average(adjusted, n)
+    rp = ra + dp(pct)
+    if rules.min_score is not None:
+        checks.append(
+            Check(
+                rules.articles["score"],
+                "score",
+                f"≥ {float(rules.min_score):.0%}",
+                f"{pct}%",
+                _score_ok(half, n, rules),
+            )
+        )
+    checks.append(
+        Check(
+            rules.articles["average"],
+            "average rating of opponents (Ra)",
+            f"≥ {spec.avg_min}",
+            str(ra),
+            ra >= spec.avg_min,
+        )
+    )
+    checks.append(
+        Check(
+            rules.articles["performance"],
+            "performance (Rp = Ra + dp)",
+            f"≥ {spec.perf_min}",
+            f"{rp} ({ra} {dp(pct):+d} for {pct}%)",
+            rp >= spec.perf_min,
+        )
+    )
+    checks.extend(_mix_checks(ordered, raised, spec))
+    achieved = all(c.met for c in checks)
+    credited = 0
+    if achieved:
+        credited = rules.credited_games(n, _extra_points(half, n, ra, spec), spec.tournament)
+    raised_ranks = tuple(g.opponent.rank for g in ordered[:raised])
+    return Verdict(
+        spec.title,
+        achieved,
+        cut,
+        tuple(sorted(kept, key=lambda g: g.round)),
+        tuple(sorted(ignored, key=lambda i: i.round)),
+        score,
+        pct,
+        ra,
+        rp,
+        raised_ranks,
+        credited,
+        tuple(checks),
+    )
+
+
+def _extra_points(half: int, n: int, ra: int, spec: _Spec) -> int:
+    """1.41c: whole points scored above the lowest score that gives the norm with this Ra."""
+    needed = half
+    while (
+        needed > 0
+        and _score_ok(needed - 1, n, spec.rules)
+        and (ra + dp(percentage(Fraction(needed - 1, 2), n)) >= spec.perf_min)
+    ):
+        needed -= 1
+    return (half - needed) // 2
+
+
+# ----------------------------------------------------------------------------- search
+
+
+class _Search:
+    """Find, for one span of rounds, the fewest won games to drop that give the norm."""
+
+    def __init__(self, mandatory: Sequence[NormGame], wins: Sequence[NormGame], spec: _Spec):
+        self.spec = spec
+        self.mandatory = sorted(mandatory, key=lambda g: g.rating)
+        self.wins = sorted(wins, key=lambda g: g.rating)
+        self.total = len(self.mandatory) + len(self.wins)
+        self.half = sum(g.half_points for g in self.mandatory) + 2 * len(self.wins)
+        everyone = [*self.mandatory, *self.wins]
+        lowest = min((g.rating for g in everyone), default=spec.floor)
+        self.max_raise = spec.raise_count * max(0, spec.floor - lowest)
+        self.mandatory_sum = sum(g.rating for g in self.mandatory)
+        # suffix sums of win ratings (wins ascending): best kept sum for the top ones
+        self.win_suffix = [0] * (len(self.wins) + 1)
+        for i in range(len(self.wins) - 1, -1, -1):
+            self.win_suffix[i] = self.win_suffix[i + 1] + self.wins[i].rating
+        self.mandatory_titles = _titles(self.mandatory, False)
+        self.mandatory_feds = Counter(g.opponent.federation for g in self.mandatory)
+        self.mandatory_unrated = sum(1 for g in self.mandatory if g.opponent.rating is None)
+        self.leaves = 0
+
+    def fewest_drops(self) -> list[NormGame] | None:
+        spec = self.spec
+        for k in range(len(self.wins) + 1):
+            n = self.total - k
+            if n < spec.min_games:
+                return None
+            half = self.half - 2 * k
+            if not _score_ok(half, n, spec.rules):
+                return None
+            need = _needed_average(half, n, spec)
+            # best average for k drops: keep the top wins
+            kept = [*self.mandatory, *self.wins[k:]]
+            kept.sort(key=lambda g: g.rating)
+            adjusted, _ = _adjusted([g.rating for g in kept], spec)
+            if _average(adjusted, n) < need:
+                continue
+            if _feasible(kept, spec):
+                return self.wins[:k]
+            rule = spec.mix(n)
+            budget = (2 * need - 1) * n  # 2 * adjusted sum must reach this (1.47b rounding)
+            found = self._dfs(0, k, [], 0, rule, budget)
+            if found is not None:
+                return found
+        return None
+
+    def _dfs(
+        self,
+        index: int,
+        to_drop: int,
+        dropped: list[NormGame],
+        dropped_sum: int,
+        rule: MixRule,
+        budget: int,
+    ) -> list[NormGame] | None:
+        wins = self.wins
+        remaining = len(wins) - index
+        if to_drop > remaining:
+            return None
+        # rating bound: kept ratings = everything minus dropped minus the cheapest still to drop
+        cheapest = self.win_suffix[index] - self.win_suffix[index + to_drop]
+        best_sum = self.mandatory_sum + self.win_suffix[0] - dropped_sum - cheapest
+        if 2 * (best_sum + self.max_raise) < budget:
+            return None
+        if not self._mix_possible(index, to_drop, dropped, rule):
+            return None
+        if to_drop == 0:
+            self.leaves += 1
+            dropped_set = {id(g) for g in dropped}
+            kept = [*self.mandatory, *(g for g in wins if id(g) not in dropped_set)]
+            kept.sort(key=lambda g: g.rating)
+            return list(dropped) if _feasible(kept, self.spec) else None
+        game = wins[index]
+        dropped.append(game)
+        found = self._dfs(index + 1, to_drop - 1, dropped, dropped_sum + game.rating, rule, budget)
+        dropped.pop()
+        if found is not None:
+            return found
+        return self._dfs(index + 1, to_drop, dropped, dropped_sum, rule, budget)
+
+    def _mix_possible(
+        self, index: int, to_drop: int, dropped: list[NormGame], rule: MixRule
+    ) -> bool:
+        """Necessary conditions on the mix, valid whatever is dropped later."""
+        undecided = self.wins[index:]
+        dropped_ids = {id(g) for g in dropped}
+        kept_wins = [g for g in self.wins[:index] if id(g) not in dropped_ids]
+        # at-least rules: optimistic, every undecided game kept
+        optimistic = [*self.mandatory, *kept_wins, *undecided]
+        titles = _titles(optimistic, rule.distinct_opponents)
+        holders = sum(c for t, c in titles.items() if t in rule.title_holder_titles)
+        if holders < rule.min_title_holders or not rule.mo.ok(titles):
+            return False
+        own = self.spec.player.federation
+        feds = Counter(g.opponent.federation for g in optimistic)
+        if _foreign(feds, own, self.spec.rules.fid_counts_as_federation) < (
+            rule.min_foreign_federations
+        ):
+            return False
+        if rule.min_other_federations is not None and (
+            len(optimistic) - feds[own] < rule.min_other_federations
+        ):
+            return False
+        # at-most rules: pessimistic, as many of a kind dropped as still possible
+        sure_feds = Counter(g.opponent.federation for g in [*self.mandatory, *kept_wins])
+        maybe = Counter(g.opponent.federation for g in undecided)
+        for fed in set(sure_feds) | set(maybe):
+            least = sure_feds[fed] + max(0, maybe[fed] - to_drop)
+            if rule.max_one_federation is not None and least > rule.max_one_federation:
+                return False
+            if (
+                fed == own
+                and rule.max_own_federation is not None
+                and (least > rule.max_own_federation)
+            ):
+                return False
+        if rule.max_unrated is not None:
+            sure_unrated = sum(
+                1 for g in [*self.mandatory, *kept_wins] if g.opponent.rating is None
+            )
+            maybe_unrated = sum(1 for g in undecided if g.opponent.rating is None)
+            least = sure_unrated + max(0, maybe_unrated - to_drop)
+            # raised unrated opponents may count as rated: allow for the raise
+            slack = self.spec.raise_count if self.spec.rules.raised_unrated_counts_as_rated else 0
+            if least - slack > rule.max_unrated:
+                return False
+        return True
+
+
+def find_norm(
+    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+) -> Verdict | None:
+    """The best achieved attempt at ``title`` from the player's rounds so far, or ``None``.
+
+    Among achieved attempts: the one credited with the most games (1.41c, 1.49), then the one
+    with the most games, then the one that ignores fewest games. The 1.42c last-round forfeit
+    is only used when no attempt without it gives the norm (the player "needed" the game)."""
+    counted, excluded, forfeit = norm_games(player, cells, ctx, rules)
+    spec = _spec(title, player, ctx, rules)
+    last = max((c.round for c in cells), default=0)
+    best = _best(_attempts(counted, excluded, last, spec), last)
+    if best is None and forfeit is not None:
+        with_forfeit = [*counted, forfeit]
+        left_out = [i for i in excluded if i.round != forfeit.round]
+        best = _best(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False), last)
+    return best
+
+
+def evaluate(
+    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+) -> Verdict:
+    """Like :func:`find_norm`, but a failed attempt is reported too: over every round played,
+    with only the games that cannot count left out, so its checks show what is missing."""
+    found = find_norm(player, cells, title, ctx, rules)
+    if found is not None:
+        return found
+    counted, excluded, _ = norm_games(player, cells, ctx, rules)
+    last = max((c.round for c in cells), default=0)
+    return _explain(counted, excluded, last, _spec(title, player, ctx, rules))
+
+
+def _best(attempts: Iterable[Verdict], last: int) -> Verdict | None:
+    best: Verdict | None = None
+    for candidate in attempts:
+        if best is None or _key(candidate) > _key(best):
+            best = candidate
+        if best.rounds_considered == last and not best.ignores_optional_games():
+            break
+    return best
+
+
+def _key(v: Verdict) -> tuple[int, int, int]:
+    return (v.credited_games, v.games, -len(v.ignored))
+
+
+def _possible(games: Sequence[NormGame], spec: _Spec) -> bool:
+    """A quick necessary condition over every subset of at least the minimum games: the best
+    average of m games is that of the m highest rated, the best score that of the m best
+    results, and the two bounds together must reach the performance (1.48, 1.48a)."""
+    n = len(games)
+    if n < spec.min_games:
+        return False
+    ratings = sorted((g.rating for g in games), reverse=True)
+    results = sorted((g.half_points for g in games), reverse=True)
+    lift = spec.raise_count * max(0, spec.floor - ratings[-1])
+    top_sum = sum(ratings[: spec.min_games - 1])
+    top_half = sum(results[: spec.min_games - 1])
+    for m in range(spec.min_games, n + 1):
+        top_sum += ratings[m - 1]
+        top_half += results[m - 1]
+        best_average = _average(top_sum + lift, m)
+        if best_average < spec.avg_min:
+            return False  # the top-m average only falls as m grows
+        if best_average + dp(percentage(Fraction(top_half, 2), m)) >= spec.perf_min:
+            return True
+    return False
+
+
+def _attempts(
+    games: list[NormGame],
+    left_out: list[Ignored],
+    last: int,
+    spec: _Spec,
+    cut_allowed: bool = True,
+) -> Iterable[Verdict]:
+    rules, t = spec.rules, spec.tournament
+    if not _possible(games, spec):
+        return
+    cuts = sorted({g.round for g in games} | {last}, reverse=True)
+    if not (cut_allowed and rules.may_ignore_after_norm(t)):
+        cuts = cuts[:1]
+    for cut in cuts:
+        inside = [g for g in games if g.round <= cut]
+        if len(inside) < spec.min_games:
+            break
+        after = [
+            Ignored(
+                g.round,
+                g.opponent,
+                g.code,
+                rules.after_norm_article,
+                f"played after the norm was achieved in round {cut}",
+                optional=True,
+            )
+            for g in games
+            if g.round > cut
+        ]
+        if rules.may_ignore_wins(t):
+            mandatory = [g for g in inside if not g.won]
+            wins = [g for g in inside if g.won]
+        else:
+            mandatory, wins = inside, []
+        drops = _Search(mandatory, wins, spec).fewest_drops()
+        if drops is None:
+            continue
+        drop_ids = {id(g) for g in drops}
+        kept = [g for g in inside if id(g) not in drop_ids]
+        dropped = [
+            Ignored(
+                g.round,
+                g.opponent,
+                g.code,
+                rules.win_article,
+                "won game left out: the norm holds without it",
+                optional=True,
+            )
+            for g in drops
+        ]
+        verdict = _explain(kept, [*left_out, *after, *dropped], cut, spec)
+        if verdict.achieved:
+            yield verdict

@@ -1,0 +1,52 @@
+"""Players as registered for a tournament: the facts every rule reads."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from datetime import date
+
+from tracker.titles import Title
+
+
+class Sex(enum.Enum):
+    """TRF16 column 10: ``m`` or ``w``."""
+
+    MAN = "m"
+    WOMAN = "w"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Player:
+    """A player of one tournament, with the rating-list facts at its start (1.46b)."""
+
+    rank: int
+    """Starting rank, the id used in pairings and TRF cells."""
+    name: str
+    federation: str
+    """Three-letter FIDE federation code; ``FID`` for players under the FIDE flag."""
+    fide_id: int | None = None
+    sex: Sex | None = None
+    title: Title | None = None
+    rating: int | None = None
+    """Standard rating on the list in force at the start; ``None`` for an unrated player."""
+    k_factor: int | None = None
+    """Development coefficient from the rating list, when known; otherwise the edition's rule."""
+    birth_date: date | None = None
+    rated_games: int | None = None
+    """Rated games played before the tournament, when known (K for new players, 1.3 30 games)."""
+    computer: bool = False
+    """A computer program entered as a player (1.42b 2009: its games do not count)."""
+
+    def lacks(self, title: Title) -> bool:
+        """Whether the player could still gain ``title``: not covered by their own, and
+        women's titles only for women."""
+        if title.for_women_only and self.sex is not Sex.WOMAN:
+            return False
+        return self.title is None or not self.title.covers(title)
+
+    def label(self) -> str:
+        """``GM Carlsen, Magnus (NOR, 2830)``: how alerts name a player."""
+        title = f"{self.title.value} " if self.title else ""
+        rating = self.rating if self.rating is not None else "unrated"
+        return f"{title}{self.name} ({self.federation}, {rating})"

@@ -1,0 +1,118 @@
+"""A tournament's state: the facts received so far, and the memory of alerts already sent.
+
+Nothing derived is stored: scores, Ra, Rp, live ratings and verdicts are recomputed from the
+facts by :mod:`tracker.evaluation` whenever a round finishes or a result is corrected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Iterator, Mapping
+from types import MappingProxyType
+
+from tracker.editions import TitleRules
+from tracker.editions.rating import RatingRules
+from tracker.norms import Cell
+from tracker.players import Player
+from tracker.results import Code
+from tracker.tournaments import Tournament
+
+Board = tuple[int, int]
+"""(white, black) start ranks."""
+
+_EMPTY: Mapping[int, Player] = MappingProxyType({})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Round:
+    """The boards and byes of one round. A board's result is ``None`` until reported."""
+
+    boards: Mapping[Board, tuple[Code, Code] | None] = dataclasses.field(
+        default_factory=lambda: MappingProxyType({})
+    )
+    byes: Mapping[int, Code] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+    closed: bool = False
+
+    def opponent_board(self, rank: int) -> Board | None:
+        for board in self.boards:
+            if rank in board:
+                return board
+        return None
+
+    def complete(self, players: Iterable[int]) -> bool:
+        """A round finishes when it is closed, or when every registered player is placed (on
+        a board or with a bye) and every board has a result."""
+        if self.closed:
+            return True
+        if not self.boards or any(r is None for r in self.boards.values()):
+            return False
+        placed = set(self.byes)
+        for white, black in self.boards:
+            placed.add(white)
+            placed.add(black)
+        return all(rank in placed for rank in players)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class TournamentState:
+    tournament: Tournament
+    title_rules: TitleRules
+    rating_rules: RatingRules
+    edition_reason: str
+    players: Mapping[int, Player] = dataclasses.field(default_factory=lambda: _EMPTY)
+    rounds: Mapping[int, Round] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+    announced: int = 0
+    """The last round whose finish has been announced."""
+    sent: Mapping[str, str] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+    """Alerts in force, by subject (``norm:7:GM``), with the id they were sent under."""
+
+    def round(self, number: int) -> Round:
+        return self.rounds.get(number, Round())
+
+    def cells(self, rank: int, up_to: int) -> list[Cell]:
+        """The player's rounds 1 … ``up_to`` as TRF-like cells (absent rounds left out)."""
+        cells: list[Cell] = []
+        for number in range(1, up_to + 1):
+            rnd = self.rounds.get(number)
+            if rnd is None:
+                continue
+            if rank in rnd.byes:
+                cells.append(Cell(number, None, rnd.byes[rank]))
+                continue
+            board = rnd.opponent_board(rank)
+            if board is None:
+                continue
+            result = rnd.boards[board]
+            if result is None:
+                continue
+            white, black = board
+            if rank == white:
+                cells.append(Cell(number, black, result[0]))
+            else:
+                cells.append(Cell(number, white, result[1]))
+        return cells
+
+    def all_cells(self, up_to: int) -> dict[int, list[Cell]]:
+        """Every player's cells, built in one pass over the rounds."""
+        cells: dict[int, list[Cell]] = {rank: [] for rank in self.players}
+        for number in range(1, up_to + 1):
+            rnd = self.rounds.get(number)
+            if rnd is None:
+                continue
+            for rank, code in rnd.byes.items():
+                cells.setdefault(rank, []).append(Cell(number, None, code))
+            for (white, black), result in rnd.boards.items():
+                if result is None:
+                    continue
+                cells.setdefault(white, []).append(Cell(number, black, result[0]))
+                cells.setdefault(black, []).append(Cell(number, white, result[1]))
+        return cells
+
+    def finished_rounds(self) -> Iterator[int]:
+        """Rounds that are complete, in order, stopping at the first that is not."""
+        number = 1
+        while number <= self.tournament.planned_rounds and self.round(number).complete(
+            self.players
+        ):
+            yield number
+            number += 1

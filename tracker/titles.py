@@ -1,0 +1,100 @@
+"""FIDE over-the-board titles (B.01 0.31) and the rating level tied to each.
+
+>>> Title.parse("GM")
+<Title.GM: 'GM'>
+>>> Title.parse("  m")   # the rating-list letter used by old TRF files
+<Title.IM: 'IM'>
+>>> Title.parse("wg").value
+'WGM'
+>>> Title.GM.covers(Title.IM), Title.IM.covers(Title.GM)
+(True, False)
+"""
+
+from __future__ import annotations
+
+import enum
+
+
+class Title(enum.Enum):
+    """A title of B.01 0.31. The value is the abbreviation used in TRF files and on the list."""
+
+    GM = "GM"
+    IM = "IM"
+    WGM = "WGM"
+    FM = "FM"
+    WIM = "WIM"
+    CM = "CM"
+    WFM = "WFM"
+    WCM = "WCM"
+
+    @classmethod
+    def parse(cls, text: str | None) -> Title | None:
+        """Read a title from a TRF cell or an event field; blank means untitled.
+
+        Accepts the abbreviations of TRF16 (``GM``, ``WIM``, …) and the rating-list
+        letters that older files use (``g``, ``m``, ``f``, ``c``, ``wg``, ``wm``, ``wf``,
+        ``wc``). Raises :exc:`ValueError` for anything else.
+        """
+        if text is None:
+            return None
+        key = text.strip().upper()
+        if not key:
+            return None
+        if key in cls.__members__:
+            return cls[key]
+        if key in _LETTERS:
+            return _LETTERS[key]
+        raise ValueError(f"unknown title {text.strip()!r}; expected one of {', '.join(_NAMES)}")
+
+    @property
+    def level(self) -> int:
+        """The rating that goes with the title: 1.52 (GM 2500, IM 2400, WGM 2300, WIM 2200)
+        for the norm titles and 1.3 (FM 2300, CM 2200, WFM 2100, WCM 2000) for the others."""
+        return _LEVELS[self]
+
+    @property
+    def for_women_only(self) -> bool:
+        return self in (Title.WGM, Title.WIM, Title.WFM, Title.WCM)
+
+    @property
+    def is_norm_title(self) -> bool:
+        """GM, IM, WGM and WIM are gained by norms (1.4)."""
+        return self in NORM_TITLES
+
+    def covers(self, other: Title) -> bool:
+        """Whether a holder of this title has no use for ``other``.
+
+        A title covers every title whose rating level is not higher (so an IM is not
+        chased for WGM or FM, a WGM not for FM). This is the project's reading: FIDE does
+        not rank titles across the open and women's ladders.
+        """
+        return self.level >= other.level
+
+
+NORM_TITLES: tuple[Title, ...] = (Title.GM, Title.IM, Title.WGM, Title.WIM)
+"""The titles a norm can be achieved for, strongest first."""
+
+RATING_TITLES: tuple[Title, ...] = (Title.FM, Title.CM, Title.WFM, Title.WCM)
+"""The titles awarded on rating alone (1.3)."""
+
+_LEVELS = {
+    Title.GM: 2500,
+    Title.IM: 2400,
+    Title.WGM: 2300,
+    Title.FM: 2300,
+    Title.WIM: 2200,
+    Title.CM: 2200,
+    Title.WFM: 2100,
+    Title.WCM: 2000,
+}
+_LETTERS = {
+    "G": Title.GM,
+    "M": Title.IM,
+    "F": Title.FM,
+    "C": Title.CM,
+    "WG": Title.WGM,
+    "WM": Title.WIM,
+    "WF": Title.WFM,
+    "WC": Title.WCM,
+}
+_NAMES = [t.value for t in Title]

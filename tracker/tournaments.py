@@ -1,0 +1,59 @@
+"""What a tournament is: its system, dates, host and the kinds of event that rules name."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from datetime import date
+
+
+class System(enum.Enum):
+    """Pairing system. Round robins have predetermined pairings."""
+
+    SWISS = "swiss"
+    ROUND_ROBIN = "round_robin"
+    DOUBLE_ROUND_ROBIN = "double_round_robin"
+
+    @property
+    def predetermined(self) -> bool:
+        return self is not System.SWISS
+
+
+class EventKind(enum.Enum):
+    """Kinds of event that the title regulations treat specially."""
+
+    NATIONAL_CHAMPIONSHIP_FINAL = "national_championship_final"
+    """Final stage of a national (men's or women's) championship: 1.43a (2009)."""
+    NATIONAL_TEAM_CHAMPIONSHIP = "national_team_championship"
+    """1.43b (2009)."""
+    ZONAL = "zonal"
+    """Zonal tournament: 1.43c (2009)."""
+    QC_APPROVED_EXEMPTION = "qc_approved_exemption"
+    """Another type exempted from the federation rule by the QC Chairman: 1.43d (2009)."""
+    TEAM_CHAMPIONSHIP = "team_championship"
+    """World or continental team championship: 7 or 8 games suffice, 1.41b (2009)."""
+    WORLD_CUP = "world_cup"
+    """World Cup or Women's World Championship: 8 games count as 9, 1.41b (2009)."""
+    WORLD_OR_CONTINENTAL_CHAMPIONSHIP = "world_or_continental_championship"
+    """Individual world or continental championship: not capped at 13 games, 1.49 (2009)."""
+    EUROPEAN_CLUB_CUP = "european_club_cup"
+    """European Club Cup: fewer than 9 games suffice if it has 7 rounds or more (pre-2009 2.1)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Tournament:
+    """The registered facts of one tournament."""
+
+    id: str
+    start_date: date
+    planned_rounds: int
+    system: System = System.SWISS
+    name: str = ""
+    end_date: date | None = None
+    host_federation: str | None = None
+    kinds: frozenset[EventKind] = frozenset()
+    edition: str | None = None
+    """Name of a regulation edition forced by the organiser; ``None`` chooses by start date."""
+
+    def is_(self, kind: EventKind) -> bool:
+        return kind in self.kinds

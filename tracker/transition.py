@@ -1,0 +1,385 @@
+"""The one pure transition: ``apply(state, event) -> (state, emitted events)``.
+
+Facts are stored; everything else is derived when a round finishes or a result is
+corrected, and compared with the alerts already in force so that only changes are emitted.
+Applying the same fact twice changes nothing and emits nothing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TypeVar
+
+from tracker import events as ev
+from tracker.alerts import alert_id, evidence, facts_digest, player_ref, score_text
+from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
+from tracker.editions.rating import rating_rules_in_force
+from tracker.evaluation import achieved_norms, standings
+from tracker.players import Player, Sex
+from tracker.results import Code, format_result, parse_result
+from tracker.state import Round, TournamentState
+from tracker.titles import Title
+from tracker.tournaments import Tournament
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class Rejected(ValueError):
+    """An input event the tracker refuses; ``field`` names the offending field."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+        self.message = message
+
+
+Emitted = list[ev.OutputEvent]
+
+
+def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
+    """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
+    if isinstance(event, ev.TournamentRegistered):
+        return _register_tournament(state, event), []
+    if state is None:
+        raise Rejected("tournament_id", f"unknown tournament {event.tournament_id!r}")
+    if event.tournament_id != state.tournament.id:
+        raise Rejected(
+            "tournament_id", f"event for {event.tournament_id!r} given to {state.tournament.id!r}"
+        )
+    if isinstance(event, ev.PlayerRegistered):
+        return _register_player(state, event), []
+    if isinstance(event, ev.Pairing):
+        return _advance(_pair(state, event))
+    if isinstance(event, ev.Bye):
+        return _advance(_bye(state, event))
+    if isinstance(event, ev.GameResult):
+        return _advance(_result(state, event, correction=False))
+    if isinstance(event, ev.ResultCorrected):
+        return _advance(_result(state, event, correction=True))
+    return _advance(_close(state, event))
+
+
+# ----------------------------------------------------------------------------- facts
+
+
+def _register_tournament(
+    state: TournamentState | None, e: ev.TournamentRegistered
+) -> TournamentState:
+    tournament = Tournament(
+        id=e.tournament_id,
+        name=e.name,
+        start_date=e.start_date,
+        end_date=e.end_date,
+        system=e.system,
+        host_federation=e.host_federation.upper() if e.host_federation else None,
+        planned_rounds=e.planned_rounds,
+        kinds=frozenset(e.kinds),
+        edition=e.edition,
+    )
+    if state is not None:
+        if state.tournament == tournament:
+            return state
+        raise Rejected(
+            "tournament_id",
+            f"tournament {e.tournament_id!r} is already registered with other facts",
+        )
+    try:
+        rules = title_rules_named(e.edition) if e.edition else title_rules_in_force(e.start_date)
+    except ValueError as exc:
+        raise Rejected("edition", str(exc)) from None
+    return TournamentState(
+        tournament=tournament,
+        title_rules=rules,
+        rating_rules=rating_rules_in_force(e.start_date),
+        edition_reason=why_chosen(rules, e.start_date, forced=e.edition is not None),
+    )
+
+
+def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> TournamentState:
+    player = Player(
+        rank=e.rank,
+        name=e.name,
+        federation=e.federation,
+        fide_id=e.fide_id,
+        sex=Sex(e.sex) if e.sex else None,
+        title=Title.parse(e.title),
+        rating=e.rating or None,
+        k_factor=e.k_factor,
+        birth_date=e.birth_date,
+        rated_games=e.rated_games,
+        computer=e.computer,
+    )
+    known = state.players.get(e.rank)
+    if known == player:
+        return state
+    if known is not None:
+        raise Rejected("rank", f"start rank {e.rank} is already registered as {known.label()}")
+    return dataclasses.replace(state, players=_with(state.players, e.rank, player))
+
+
+def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
+    if round_ > state.tournament.planned_rounds:
+        raise Rejected(
+            "round",
+            f"round {round_} is beyond the {state.tournament.planned_rounds} planned rounds",
+        )
+    for field, rank in ranks.items():
+        if rank not in state.players:
+            raise Rejected(field, f"unknown player with start rank {rank}")
+    values = list(ranks.values())
+    if len(values) == 2 and values[0] == values[1]:
+        raise Rejected("black", f"player {values[0]} cannot be paired against themself")
+
+
+def _already_placed(rnd: Round, rank: int, board: tuple[int, int] | None) -> str | None:
+    if rank in rnd.byes:
+        return f"has a bye ({rnd.byes[rank].value})"
+    other = rnd.opponent_board(rank)
+    if other is not None and other != board:
+        return f"is already paired on board {other[0]}-{other[1]}"
+    return None
+
+
+def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
+    _check_players(state, e.round, white=e.white, black=e.black)
+    rnd = state.round(e.round)
+    board = (e.white, e.black)
+    if board in rnd.boards:
+        return state
+    if e.round <= state.announced:
+        raise Rejected("round", f"round {e.round} has already finished")
+    for field, rank in (("white", e.white), ("black", e.black)):
+        clash = _already_placed(rnd, rank, board)
+        if clash:
+            raise Rejected(field, f"player {rank} {clash} in round {e.round}")
+    boards = _with(rnd.boards, board, None)
+    return _with_round(state, e.round, dataclasses.replace(rnd, boards=boards))
+
+
+def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
+    _check_players(state, e.round, player=e.player)
+    rnd = state.round(e.round)
+    code = Code.parse(e.kind)
+    if rnd.byes.get(e.player) is code:
+        return state
+    if e.round <= state.announced:
+        raise Rejected("round", f"round {e.round} has already finished")
+    clash = _already_placed(rnd, e.player, None)
+    if clash:
+        raise Rejected("player", f"player {e.player} {clash} in round {e.round}")
+    return _with_round(
+        state, e.round, dataclasses.replace(rnd, byes=_with(rnd.byes, e.player, code))
+    )
+
+
+def _result(
+    state: TournamentState, e: ev.GameResult | ev.ResultCorrected, correction: bool
+) -> TournamentState:
+    _check_players(state, e.round, white=e.white, black=e.black)
+    codes = parse_result(e.result)
+    rnd = state.round(e.round)
+    board = (e.white, e.black)
+    if board not in rnd.boards:
+        if (e.black, e.white) in rnd.boards:
+            raise Rejected(
+                "white",
+                f"round {e.round} pairs {e.black} with White against "
+                f"{e.white}, not the other way round",
+            )
+        if e.round <= state.announced:
+            raise Rejected(
+                "round",
+                f"round {e.round} has already finished and has no board {e.white}-{e.black}",
+            )
+        for field, rank in (("white", e.white), ("black", e.black)):
+            clash = _already_placed(rnd, rank, board)
+            if clash:
+                raise Rejected(field, f"player {rank} {clash} in round {e.round}")
+    known = rnd.boards.get(board)
+    if known == codes:
+        return state
+    if known is not None and not correction:
+        raise Rejected(
+            "result",
+            f"round {e.round} board {e.white}-{e.black} already has the "
+            f"result {format_result(*known)}; send result_corrected to change it",
+        )
+    boards = _with(rnd.boards, board, codes)
+    return _with_round(state, e.round, dataclasses.replace(rnd, boards=boards))
+
+
+def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
+    _check_players(state, e.round)
+    rnd = state.round(e.round)
+    if rnd.closed:
+        return state
+    return _with_round(state, e.round, dataclasses.replace(rnd, closed=True))
+
+
+# ----------------------------------------------------------------------------- derived
+
+
+def _advance(state: TournamentState) -> tuple[TournamentState, Emitted]:
+    """Announce every round that has now finished, in order; if a fact changed an announced
+    round, re-evaluate the last announced round. Emit only what changed."""
+    out: Emitted = []
+    finished = list(state.finished_rounds())
+    last_finished = finished[-1] if finished else 0
+    if last_finished <= state.announced:
+        if state.announced == 0:
+            return state, out
+        # a correction (or late fact) inside announced rounds
+        return _evaluate(state, state.announced, announce=False)
+    for number in range(state.announced + 1, last_finished + 1):
+        state, emitted = _evaluate(state, number, announce=True)
+        out.extend(emitted)
+    return state, out
+
+
+def _evaluate(
+    state: TournamentState, number: int, announce: bool
+) -> tuple[TournamentState, Emitted]:
+    t = state.tournament
+    edition = state.title_rules.name
+    last = number == t.planned_rounds
+    rows = standings(state, number)
+    norms = achieved_norms(state, number, rows)
+    sent = dict(state.sent)
+    out: Emitted = []
+    before_last_allowed = state.title_rules.may_ignore_after_norm(t)
+    by_rank = {row.player.rank: row for row in rows}
+
+    for (rank, title), verdict in sorted(norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
+        if not last and not before_last_allowed:
+            continue  # not secured: later games will count
+        key = f"norm:{rank}:{title.value}"
+        if key in sent:
+            continue
+        player = by_rank[rank].player
+        digest = facts_digest(verdict)
+        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest)
+        proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
+        out.append(
+            ev.NormAchieved(
+                alert_id=ident,
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                player=player_ref(player),
+                title=title.value,
+                secured_early=not last,
+                evidence=proof,
+            )
+        )
+        sent[key] = ident
+        if verdict.ignored:
+            out.append(
+                ev.IgnorableGames(
+                    alert_id=alert_id(t.id, "ignorable_games", rank, title.value, number, digest),
+                    tournament_id=t.id,
+                    round=number,
+                    edition=edition,
+                    player=player_ref(player),
+                    title=title.value,
+                    games=proof.ignored,
+                )
+            )
+    for key in sorted(k for k in state.sent if k.startswith("norm:")):
+        _, rank_text, title_text = key.split(":")
+        title = Title(title_text)
+        if (int(rank_text), title) in norms:
+            continue
+        player = state.players[int(rank_text)]
+        out.append(
+            ev.NormRevoked(
+                alert_id=alert_id(t.id, "norm_revoked", key, state.sent[key]),
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                player=player_ref(player),
+                title=title_text,
+                reason=f"after the correction the {title_text} norm announced as "
+                f"{state.sent[key]} no longer holds",
+            )
+        )
+        del sent[key]
+
+    reached_now: set[str] = set()
+    for row in sorted(rows, key=lambda r: r.player.rank):
+        for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
+            key = f"rating:{row.player.rank}:{title.value}"
+            reached_now.add(key)
+            if key in sent:
+                continue
+            ident = alert_id(
+                t.id,
+                "title_rating_reached",
+                row.player.rank,
+                title.value,
+                interim.round,
+                interim.rating,
+            )
+            out.append(
+                ev.TitleRatingReached(
+                    alert_id=ident,
+                    tournament_id=t.id,
+                    round=interim.round,
+                    edition=edition,
+                    player=player_ref(row.player),
+                    title=title.value,
+                    level=title.level,
+                    live_rating=interim.rating,
+                    rating_change=interim.change,
+                )
+            )
+            sent[key] = ident
+    for key in [k for k in sent if k.startswith("rating:") and k not in reached_now]:
+        del sent[key]  # a correction took the rating back below the level
+
+    if announce:
+        out.append(
+            ev.RoundFinished(
+                alert_id=alert_id(t.id, "round_finished", number),
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                last_round=last,
+                standings=tuple(
+                    ev.Standing(
+                        player=player_ref(r.player),
+                        score=score_text(r.score),
+                        live_rating=r.live.rating if r.live else None,
+                        rating_change=r.live.change if r.live else None,
+                    )
+                    for r in rows
+                ),
+            )
+        )
+    # round_finished first, then its alerts, in a stable order
+    if announce:
+        out = [out[-1], *out[:-1]]
+    new_state = dataclasses.replace(
+        state,
+        sent=MappingProxyType(sent),
+        announced=max(state.announced, number) if announce else state.announced,
+    )
+    return new_state, out
+
+
+# ----------------------------------------------------------------------------- helpers
+
+
+def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
+    copy = dict(mapping)
+    copy[key] = value
+    return MappingProxyType(copy)
+
+
+def _with_round(state: TournamentState, number: int, rnd: Round) -> TournamentState:
+    return dataclasses.replace(state, rounds=_with(state.rounds, number, rnd))
+
+
+__all__ = ["Rejected", "apply"]
