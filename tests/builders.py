@@ -1,0 +1,142 @@
+"""Small factories for tests: players, one player's record, whole tournaments as events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import date
+
+from tracker import events as ev
+from tracker.editions import TitleRules, title_rules_named
+from tracker.norms import Cell, Context, Verdict, evaluate, find_norm
+from tracker.players import Player, Sex
+from tracker.results import Code
+from tracker.titles import Title
+from tracker.tournaments import EventKind, System, Tournament
+
+FIDE_2009 = title_rules_named("fide-2009")
+PRE_2009 = title_rules_named("fide-pre-2009")
+
+
+def player(
+    rank: int,
+    rating: int | None = 2400,
+    title: str | None = None,
+    fed: str = "GER",
+    sex: str = "m",
+    **extra: object,
+) -> Player:
+    return Player(
+        rank=rank,
+        name=f"Player {rank}",
+        federation=fed,
+        fide_id=90_000_000 + rank,
+        sex=Sex(sex),
+        title=Title.parse(title),
+        rating=rating,
+        **extra,  # type: ignore[arg-type]
+    )
+
+
+Opp = tuple[int | None, str | None, str, str]
+"""(rating, title, federation, result letter from the candidate's side: 1 = 0 + - …)."""
+
+
+def record(
+    opponents: Sequence[Opp],
+    *,
+    candidate: Player | None = None,
+    rounds: int | None = None,
+    system: System = System.SWISS,
+    kinds: Sequence[EventKind] = (),
+    host: str | None = "GER",
+    start: date = date(2011, 3, 1),
+    swiss_exempt: bool = False,
+) -> tuple[Player, list[Cell], Context]:
+    """A candidate (rank 1) who met ``opponents`` in rounds 1, 2, … in that order."""
+    me = candidate or player(1, 2450, None, "GER")
+    others = {
+        i: player(i, rating, title, fed) for i, (rating, title, fed, _) in enumerate(opponents, 2)
+    }
+    cells = [Cell(r, r + 1, Code.parse(code)) for r, (_, _, _, code) in enumerate(opponents, 1)]
+    t = Tournament(
+        id="t",
+        start_date=start,
+        planned_rounds=rounds or len(opponents),
+        system=system,
+        host_federation=host,
+        kinds=frozenset(kinds),
+    )
+    ctx = Context(
+        tournament=t,
+        players={me.rank: me, **others},
+        swiss_exempt=swiss_exempt,
+        unrated_scored_zero=frozenset(),
+    )
+    return me, cells, ctx
+
+
+def verdict(
+    opponents: Sequence[Opp], title: str = "GM", rules: TitleRules = FIDE_2009, **kw: object
+) -> Verdict:
+    me, cells, ctx = record(opponents, **kw)  # type: ignore[arg-type]
+    return evaluate(me, cells, Title(title), ctx, rules)
+
+
+def achieved(
+    opponents: Sequence[Opp], title: str = "GM", rules: TitleRules = FIDE_2009, **kw: object
+) -> bool:
+    me, cells, ctx = record(opponents, **kw)  # type: ignore[arg-type]
+    return find_norm(me, cells, Title(title), ctx, rules) is not None
+
+
+def check(v: Verdict, name: str) -> bool:
+    """Whether the check whose name contains ``name`` was met."""
+    matches = [c for c in v.checks if name in c.name]
+    assert matches, f"no check named {name!r} in {[c.name for c in v.checks]}"
+    return matches[0].met
+
+
+def tournament_events(
+    tid: str,
+    names: Sequence[tuple[str, int | None, str | None, str]],
+    games: Sequence[tuple[int, int, int, str]],
+    *,
+    planned_rounds: int,
+    start: date = date(2011, 5, 1),
+    system: str = "swiss",
+    host: str | None = "GER",
+    close_rounds: bool = True,
+) -> list[ev.InputEvent]:
+    """Events for a tournament: players (name, rating, title, fed) get start ranks 1, 2, …;
+    ``games`` are (round, white, black, result)."""
+    out: list[ev.InputEvent] = [
+        ev.TournamentRegistered(
+            tournament_id=tid,
+            start_date=start,
+            planned_rounds=planned_rounds,
+            system=System(system),
+            host_federation=host,
+        )
+    ]
+    for rank, (name, rating, title, fed) in enumerate(names, 1):
+        out.append(
+            ev.PlayerRegistered(
+                tournament_id=tid,
+                rank=rank,
+                name=name,
+                rating=rating,
+                title=title,
+                federation=fed,
+            )
+        )
+    for r in sorted({g[0] for g in games}):
+        for rnd, white, black, result in games:
+            if rnd == r:
+                out.append(
+                    ev.GameResult(
+                        tournament_id=tid, round=r, white=white, black=black, result=result
+                    )
+                )
+        if close_rounds:
+            out.append(ev.RoundClosed(tournament_id=tid, round=r))
+    return out

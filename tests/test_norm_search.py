@@ -1,0 +1,127 @@
+"""The norm search (1.42e won games, 1.42f games after the norm) against a plain search over
+every cut round and every subset of won games, on generated small records: the fast search
+must find a norm exactly when one exists, and what it finds must be a valid norm."""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections.abc import Sequence
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.builders import FIDE_2009, PRE_2009, Opp, record
+from tracker.editions import TitleRules
+from tracker.norms import Cell, Verdict, _explain, _spec, evaluate, find_norm, norm_games
+from tracker.players import Player
+from tracker.titles import Title
+from tracker.tournaments import System
+
+opponent = st.tuples(
+    st.one_of(st.integers(2150, 2700), st.none()),
+    st.sampled_from([None, None, "GM", "GM", "IM", "FM", "WGM", "CM"]),
+    st.sampled_from(["GER", "GER", "FRA", "ESP", "NED"]),
+    st.sampled_from(["1", "1", "1", "=", "=", "0", "+"]),
+)
+
+
+def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list[Verdict]:  # type: ignore[no-untyped-def]
+    """Every achieving attempt: each cut round (when games after a norm may be ignored) and
+    each subset of won games inside it (when wins may be ignored); and, only when none
+    achieves, the same with a last-round forfeit win counted as a loss (1.42c)."""
+    counted, excluded, forfeit = norm_games(me, cells, ctx, rules)
+    spec = _spec(title, me, ctx, rules)
+    t = ctx.tournament
+    last = max(c.round for c in cells)
+
+    def attempts(games: list, left_out: list, cut_allowed: bool) -> list[Verdict]:  # type: ignore[type-arg]
+        cuts = [last]
+        if cut_allowed and rules.may_ignore_after_norm(t):
+            cuts = sorted({g.round for g in games} | {last})
+        found = []
+        for cut in cuts:
+            inside = [g for g in games if g.round <= cut]
+            wins = [g for g in inside if g.won] if rules.may_ignore_wins(t) else []
+            for k in range(len(wins) + 1):
+                for dropped in itertools.combinations(wins, k):
+                    ids = {id(g) for g in dropped}
+                    kept = [g for g in inside if id(g) not in ids]
+                    verdict = _explain(kept, left_out, cut, spec)
+                    if verdict.achieved:
+                        found.append(verdict)
+        return found
+
+    found = attempts(counted, excluded, True)
+    if not found and forfeit is not None:
+        left_out = [i for i in excluded if i.round != forfeit.round]
+        found = attempts([*counted, forfeit], left_out, False)
+    return found
+
+
+def _compare(opps: Sequence[Opp], title: str, rules: TitleRules, rounds: int | None) -> None:
+    me, cells, ctx = record(opps, rounds=rounds)
+    fast = find_norm(me, cells, Title(title), ctx, rules)
+    slow = brute_force(me, cells, ctx, Title(title), rules)
+    assert (fast is not None) == bool(slow), (opps, title)
+    if fast is not None:
+        assert fast.achieved
+        assert all(c.met for c in fast.checks)
+        # nothing found by brute force keeps more games within the same span of rounds
+        same_span = [v for v in slow if v.rounds_considered == fast.rounds_considered]
+        assert fast.games == max(v.games for v in same_span)
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.lists(opponent, min_size=9, max_size=12), st.sampled_from(["GM", "IM"]))
+def test_search_agrees_with_every_subset_2009(opps: list[Opp], title: str) -> None:
+    """1.42e/1.42f (2009)."""
+    _compare(opps, title, FIDE_2009, None)
+
+
+@settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(st.lists(opponent, min_size=9, max_size=12), st.sampled_from(["GM", "IM"]))
+def test_search_agrees_with_every_subset_pre_2009(opps: list[Opp], title: str) -> None:
+    """2.1 (older edition): drops only in events of more than 9 rounds."""
+    _compare(opps, title, PRE_2009, None)
+
+
+def test_search_finds_norm_that_needs_two_dropped_wins() -> None:
+    """A record whose norm appears only when the two wins against the weakest opponents are
+    left out (1.42e): the search must find the pair, not stop at single drops."""
+    strong = [(2600, "GM", "RUS", "="), (2610, "GM", "FRA", "="), (2590, "GM", "ESP", "=")]
+    mid = [(2550, "IM", "NED", "="), (2540, "IM", "ENG", "="), (2530, "IM", "USA", "=")]
+    more = [(2520, "IM", "POL", "1"), (2510, "FM", "HUN", "1"), (2500, "FM", "CZE", "1")]
+    weak = [(2000, None, "GER", "1"), (2010, None, "GER", "1")]
+    opps = strong + mid + more + weak
+    me, cells, ctx = record(opps)
+    v = find_norm(me, cells, Title.GM, ctx, FIDE_2009)
+    assert v is not None
+    assert sorted(i.round for i in v.ignored) == [10, 11]
+    assert all(i.article == "1.42e" for i in v.ignored)
+    _compare(opps, "GM", FIDE_2009, None)
+
+
+def test_double_round_robin_search_counts_distinct_opponents() -> None:
+    """1.45f with the search: a 6-player double round robin; two GMs met twice each are two
+    GMs, not four, so the GM norm fails on the title mix whatever is dropped."""
+    opps = [
+        (2620, "GM", "RUS", "1"),
+        (2610, "GM", "FRA", "1"),
+        (2560, "IM", "ESP", "1"),
+        (2550, "IM", "NED", "1"),
+        (2540, "IM", "USA", "1"),
+    ]
+    me, cells, ctx = record(opps * 2, system=System.DOUBLE_ROUND_ROBIN)
+    # make rounds 6-10 a second cycle against the same five opponents
+    cells = [Cell(c.round, (c.round - 1) % 5 + 2, c.code) for c in cells]
+    players = {rank: p for rank, p in ctx.players.items() if rank <= 6}
+    ctx = dataclasses.replace(ctx, players=players)
+    v = evaluate(me, cells, Title.GM, ctx, FIDE_2009)
+    assert not v.achieved
+    assert [c.actual for c in v.checks if c.article == "1.45b"] == ["2"]
+    assert [c.needed for c in v.checks if c.article == "1.45b"] == ["4 GM-equivalents (GM=1)"]

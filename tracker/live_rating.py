@@ -1,0 +1,249 @@
+"""Live (interim) standard ratings: the rating change of B.02 8.3 computed game by game.
+
+A player's rating after some rounds is their start rating plus the change of all their
+rated games so far, computed as FIDE computes a rating period (B.02 8.3.1 to 8.3.4):
+
+* only games played over the board (B.02 5.1) against a rated opponent count (8.3.1);
+* D is capped by the edition's 350/400-point rule, PD comes from table 8.1.2 (8.1(b));
+* the change is K × Σ(score − PD), rounded once on the total, 0.5 away from zero (8.3.4).
+
+An unrated player has no interim rating (their first rating comes from 8.2, over whole
+events); their change is 0 and :func:`interim_ratings` gives nothing.
+
+A 1500 player with K 40 beating a 1900 player (rules of 2024): D = −400, PD = .08, change
+40 × .92 = 36.8, rounded to 37.
+
+>>> from tracker.editions.rating import rating_rules_named
+>>> from tracker.players import Player
+>>> rules = rating_rules_named("rating-2024")
+>>> player = Player(rank=1, name="A", federation="ENG", rating=1500, k_factor=40)
+>>> rating_change(player, [RatedGame(1900, Code.WIN)], rules, date(2024, 5, 1))
+37
+>>> [(i.round, i.rating, i.change) for i in interim_ratings(player, [
+...     (1, [RatedGame(1900, Code.WIN)]),
+...     (2, [RatedGame(None, Code.WIN)]),
+...     (3, [RatedGame(1600, Code.DRAW)]),
+... ], rules, date(2024, 5, 1))]
+[(1, 1537, 37), (2, 1537, 37), (3, 1542, 42)]
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Sequence
+from datetime import date
+from fractions import Fraction
+
+from tracker.editions.rating import RatingRules
+from tracker.fide_tables import expected_score
+from tracker.players import Player
+from tracker.results import Code
+from tracker.titles import Title
+
+__all__ = [
+    "InterimRating",
+    "RatedGame",
+    "first_reached",
+    "interim_ratings",
+    "k_factor",
+    "rated_games",
+    "rating_change",
+]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RatedGame:
+    """One of the player's games, as the rating change reads it."""
+
+    opponent_rating: int | None
+    """The opponent's rating on the list in force; ``None`` for an unrated opponent."""
+    code: Code
+    """The player's own result letter."""
+
+    @property
+    def is_rated(self) -> bool:
+        """Played over the board (B.02 5.1) against a rated player (8.3.1)."""
+        return self.code.over_the_board and self.opponent_rating is not None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class InterimRating:
+    """The live rating after one round."""
+
+    round: int
+    rating: int
+    """Start rating plus :attr:`change`."""
+    change: int
+    """Rating change of every rated game up to and including this round (8.3.2d, 8.3.4)."""
+    rated_games: int | None = None
+    """Rated games the player has played in all, this tournament's so far included; ``None``
+    when the count before the tournament is unknown. 1.3 of the title regulations asks for
+    30 for titles by rating achieved after 1 July 2017; the caller decides."""
+
+
+def rated_games(games: Iterable[RatedGame]) -> list[RatedGame]:
+    """The games that change the rating: over the board (B.02 5.1) against a rated
+    opponent (8.3.1). Forfeits, games lost/won/drawn before a move, byes and games against
+    unrated opponents are dropped.
+
+    >>> len(rated_games([RatedGame(1800, Code.WIN), RatedGame(1800, Code.FORFEIT_WIN),
+    ...                  RatedGame(1800, Code.WIN_NO_MOVE), RatedGame(None, Code.DRAW),
+    ...                  RatedGame(None, Code.HALF_BYE)]))
+    1
+    """
+    return [game for game in games if game.is_rated]
+
+
+def k_factor(player: Player, rules: RatingRules, on: date, games_in_period: int) -> int:
+    """The player's development coefficient K for a period with ``games_in_period`` rated
+    games (B.02 8.3.3; 8.56 before 2022).
+
+    ``player.k_factor``, a fact from the rating list, is used when known. Otherwise K is
+    derived from the edition, in this order:
+
+    1. a new player (``player.rated_games`` below 30) gets the new-player K; an unknown
+       count means an established player;
+    2. a junior (per the edition's junior rule, judged on ``on``) rated under 2300 gets the
+       junior K; an unknown birth date means not a junior;
+    3. a start rating of 2400 or more gets K 10, anything lower the middle K. The rule says
+       K 10 "once a player's published rating has reached 2400 and remains at that level
+       subsequently, even if the rating drops below 2400": that history is not known here,
+       so the start rating is used (give ``player.k_factor`` when it matters).
+
+    Either way the edition's K × n ≤ 700 rule (8.3.3, from 2022) is applied last.
+
+    >>> from tracker.editions.rating import rating_rules_named
+    >>> from tracker.players import Player
+    >>> r2024, r2009 = rating_rules_named("rating-2024"), rating_rules_named("rating-2009")
+    >>> p = Player(rank=1, name="A", federation="ENG", rating=2100)
+    >>> k_factor(p, r2024, date(2024, 5, 1), 9), k_factor(p, r2009, date(2010, 5, 1), 9)
+    (20, 15)
+    >>> k_factor(dataclasses.replace(p, k_factor=40), r2024, date(2024, 5, 1), 20)
+    35
+    """
+    if player.k_factor is not None:
+        return rules.k_limited(player.k_factor, games_in_period)
+    return rules.k_limited(_edition_k(player, rules, on), games_in_period)
+
+
+def _edition_k(player: Player, rules: RatingRules, on: date) -> int:
+    if player.rated_games is not None and player.rated_games < rules.new_player_games:
+        return rules.k_new_player
+    rating = player.rating
+    junior = rules.junior
+    if (
+        junior is not None
+        and player.birth_date is not None
+        and junior.until.is_junior(player.birth_date, on)
+        and (rating is None or rating < junior.below)
+    ):
+        return junior.k
+    if rating is not None and rating >= rules.established_from:
+        return rules.k_established
+    return rules.k_below_established
+
+
+def _raw_change(player_rating: int, games: Sequence[RatedGame], rules: RatingRules) -> Fraction:
+    """Σ(score − PD) over ``games`` (all rated), before K (8.3.1, 8.3.2a-c)."""
+    differences = [player_rating - _opponent(game) for game in games]
+    cap = rules.difference_cap
+    if cap is not None:
+        differences = cap.effective_differences(player_rating, differences)
+    return sum(
+        (game.code.points - expected_score(d) for game, d in zip(games, differences, strict=True)),
+        start=Fraction(0),
+    )
+
+
+def _opponent(game: RatedGame) -> int:
+    assert game.opponent_rating is not None  # only rated games get here
+    return game.opponent_rating
+
+
+def rating_change(
+    player: Player,
+    games: Sequence[RatedGame],
+    rules: RatingRules,
+    on: date,
+    games_in_period: int | None = None,
+) -> int:
+    """The rating change of ``games``, one tournament's, under ``rules`` (B.02 8.3).
+
+    Games that are not rated are ignored (:func:`rated_games`). Each D is capped as the
+    edition says (8.3.1; with the 2022 one-upgrade limit only the game with the greatest
+    difference is capped), PD comes from table 8.1.2, and K × Σ(score − PD) is rounded
+    once, 0.5 away from zero (8.3.2, 8.3.4). ``games_in_period`` is n for the K × n ≤ 700
+    rule; it defaults to the number of rated games in ``games``. An unrated player gets 0.
+
+    >>> from tracker.editions.rating import rating_rules_named
+    >>> from tracker.players import Player
+    >>> rules = rating_rules_named("rating-2024")
+    >>> p = Player(rank=1, name="A", federation="ENG", rating=2450, k_factor=10)
+    >>> rating_change(p, [RatedGame(2415, Code.DRAW)], rules, date(2024, 5, 1))  # -0.5
+    -1
+    >>> rating_change(p, [RatedGame(2000, Code.DRAW), RatedGame(2450, Code.FORFEIT_WIN)],
+    ...               rules, date(2024, 5, 1))  # D 450 counts as 400: PD .92, 10 x -.42
+    -4
+    """
+    if player.rating is None:
+        return 0
+    counted = rated_games(games)
+    if not counted:
+        return 0
+    n = len(counted) if games_in_period is None else games_in_period
+    k = k_factor(player, rules, on, n)
+    return rules.rounding.apply(k * _raw_change(player.rating, counted, rules))
+
+
+def interim_ratings(
+    player: Player,
+    games_by_round: Iterable[tuple[int, Sequence[RatedGame]]],
+    rules: RatingRules,
+    on: date,
+    games_in_period: int | None = None,
+) -> list[InterimRating]:
+    """The live rating after each round, rounds in increasing order.
+
+    ``games_by_round`` pairs a round number with the player's games of that round (a
+    mapping's ``.items()`` will do; rounds without a rated game still get an entry). Each
+    entry is recomputed from all games so far, rounded once (8.3.4), never accumulated
+    from rounded per-round changes. ``games_in_period`` is n for the K × n ≤ 700 rule,
+    the same for every round; by default it is the number of rated games so far, i.e. the
+    rating as if the period closed after that round. An unrated player gets ``[]``.
+    """
+    start = player.rating
+    if start is None:
+        return []
+    played: list[RatedGame] = []
+    result: list[InterimRating] = []
+    for round_number, games in sorted(games_by_round, key=lambda item: item[0]):
+        played.extend(rated_games(games))
+        change = rating_change(player, played, rules, on, games_in_period)
+        total = None if player.rated_games is None else player.rated_games + len(played)
+        result.append(InterimRating(round_number, start + change, change, total))
+    return result
+
+
+def first_reached(player: Player, interims: Sequence[InterimRating]) -> dict[Title, InterimRating]:
+    """For each title the player lacks (:meth:`Player.lacks`) whose level (1.3, 1.5.3) is
+    above their start rating, the first interim rating at or above that level.
+
+    Whether the rating is good for the title (e.g. 30 rated games for ratings after 1 July
+    2017 under 1.3) is left to the caller: :attr:`InterimRating.rated_games` has the count.
+
+    >>> from tracker.players import Player, Sex
+    >>> p = Player(rank=1, name="A", federation="ENG", sex=Sex.WOMAN, rating=2190)
+    >>> reached = first_reached(p, [InterimRating(1, 2195, 5), InterimRating(2, 2203, 13)])
+    >>> {title.value: interim.round for title, interim in reached.items()}
+    {'WIM': 2, 'CM': 2}
+    """
+    start = player.rating
+    reached: dict[Title, InterimRating] = {}
+    for title in Title:
+        if not player.lacks(title) or (start is not None and start >= title.level):
+            continue
+        for interim in interims:
+            if interim.rating >= title.level:
+                reached[title] = interim
+                break
+    return reached

@@ -1,0 +1,105 @@
+"""Running input events through :func:`tracker.transition.apply`, as a live tournament
+would have, without any broker. Reading files is the CLI's job; this module only turns
+text into events and events into alerts."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from collections.abc import Iterable, Iterator
+
+from tracker import events as ev
+from tracker.state import TournamentState
+from tracker.transition import Rejected, apply
+from tracker.trf import TrfError, parse_trf, to_events
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Sourced:
+    """An input event and where it came from (``file.jsonl:12``), for error messages."""
+
+    event: ev.InputEvent
+    where: str
+
+
+class InputError(ValueError):
+    """Input that cannot be replayed; the message names the file, line and field."""
+
+
+def read_events(text: str, name: str) -> list[Sourced]:
+    """Events from the text of a TRF file or a JSONL file of input events (one JSON object
+    per line; blank lines and lines starting with ``#`` are skipped)."""
+    if _looks_like_jsonl(text):
+        return list(_jsonl(text, name))
+    try:
+        trf = parse_trf(text)
+    except TrfError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    try:
+        events = to_events(trf)
+    except TrfError as exc:
+        raise InputError(f"{name}: {exc}") from None
+    return [Sourced(e, f"{name} (event {i})") for i, e in enumerate(events, 1)]
+
+
+def _looks_like_jsonl(text: str) -> bool:
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            return stripped.startswith("{")
+    return False
+
+
+def _jsonl(text: str, name: str) -> Iterator[Sourced]:
+    for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if not stripped or stripped.startswith("#"):
+            continue
+        try:
+            yield Sourced(ev.parse_input(stripped), f"{name}:{number}")
+        except ev.InvalidEvent as exc:
+            raise InputError(f"{name}:{number}: {exc}") from None
+
+
+def with_edition(events: Iterable[Sourced], edition: str | None) -> list[Sourced]:
+    """Force a regulation edition on every tournament of the stream."""
+    if edition is None:
+        return list(events)
+    return [
+        Sourced(s.event.model_copy(update={"edition": edition}), s.where)
+        if isinstance(s.event, ev.TournamentRegistered)
+        else s
+        for s in events
+    ]
+
+
+@dataclasses.dataclass
+class Replay:
+    """The states of every tournament seen, updated event by event."""
+
+    states: dict[str, TournamentState] = dataclasses.field(default_factory=dict)
+
+    def feed(self, item: Sourced) -> list[ev.OutputEvent]:
+        tid = item.event.tournament_id
+        try:
+            state, out = apply(self.states.get(tid), item.event)
+        except Rejected as exc:
+            raise InputError(f"{item.where}: {exc}") from None
+        self.states[tid] = state
+        return out
+
+
+def replay(events: Iterable[Sourced]) -> Iterator[ev.OutputEvent]:
+    """Every alert the events produce, in order."""
+    run = Replay()
+    for item in events:
+        yield from run.feed(item)
+
+
+def to_jsonl(alert: ev.OutputEvent) -> str:
+    """The wire form of an alert: one JSON object, keys in model order."""
+    return alert.model_dump_json()
+
+
+def from_jsonl(line: str) -> ev.OutputEvent:
+    return ev.OUTPUT_ADAPTER.validate_python(json.loads(line))

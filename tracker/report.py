@@ -1,0 +1,81 @@
+"""Plain-text renderings for people: the round-by-round story of ``tracker replay`` and the
+arbiter's breakdown of ``tracker check``."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tracker import events as ev
+
+
+def _name(p: ev.PlayerRef) -> str:
+    title = f"{p.title} " if p.title else ""
+    return f"{title}{p.name} ({p.federation})"
+
+
+def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
+    """Lines of a readable account: each finished round with its standings and live
+    ratings, then the alerts of that round."""
+    for a in alerts:
+        if isinstance(a, ev.RoundFinished):
+            last = " (last round)" if a.last_round else ""
+            yield ""
+            yield f"== {a.tournament_id}: round {a.round} finished{last} [{a.edition}]"
+            yield f"   {'#':>4}  {'player':<34} {'pts':>4}  {'live':>5} {'chg':>4}"
+            for s in a.standings[:top]:
+                live = str(s.live_rating) if s.live_rating is not None else "-"
+                change = f"{s.rating_change:+d}" if s.rating_change is not None else ""
+                yield (
+                    f"   {s.player.rank:>4}  {_name(s.player)[:34]:<34} {s.score:>4}  "
+                    f"{live:>5} {change:>4}"
+                )
+            if len(a.standings) > top:
+                yield f"   … {len(a.standings) - top} more players"
+        elif isinstance(a, ev.NormAchieved):
+            e = a.evidence
+            when = "SECURED before the last round" if a.secured_early else "achieved"
+            yield (
+                f"** {a.title} norm {when}: {_name(a.player)} — {e.score}/{e.games}, "
+                f"Ra {e.average_rating}, Rp {e.performance}, counts as {e.games_credited} games"
+            )
+        elif isinstance(a, ev.NormRevoked):
+            yield f"!! {a.title} norm revoked: {_name(a.player)} — {a.reason}"
+        elif isinstance(a, ev.TitleRatingReached):
+            yield (
+                f"** {a.title} rating level {a.level} reached by {_name(a.player)}: live "
+                f"rating {a.live_rating} ({a.rating_change:+d}) after round {a.round}"
+            )
+        elif isinstance(a, ev.IgnorableGames):
+            games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
+            yield f"   games left out of the {a.title} norm of {a.player.name}: {games}"
+
+
+def breakdown(e: ev.NormEvidence, player: ev.PlayerRef, edition: str) -> Iterable[str]:
+    """An IT1-like breakdown of one norm attempt."""
+    verdict = "ACHIEVED" if e.achieved else "not achieved"
+    yield f"{e.title} norm for {_name(player)}: {verdict}  [{edition}]"
+    yield (
+        f"rounds 1-{e.rounds_considered}: {e.score}/{e.games} ({e.percentage}%), "
+        f"Ra {e.average_rating if e.average_rating is not None else '-'}, "
+        f"Rp {e.performance if e.performance is not None else '-'}"
+        + (f", counts as {e.games_credited} games" if e.achieved else "")
+    )
+    yield ""
+    yield "games counted:"
+    yield f"  {'rd':>3}  {'opponent':<36} {'rating':>6}  res  note"
+    for g in e.counted:
+        yield (
+            f"  {g.round:>3}  {_name(g.opponent)[:36]:<36} {g.rating_used:>6}  "
+            f" {g.result}   {g.note}"
+        )
+    if e.ignored:
+        yield ""
+        yield "games left out:"
+        for i in e.ignored:
+            who = _name(i.opponent) if i.opponent else "-"
+            yield f"  {i.round:>3}  {who[:36]:<36} {i.result:>3}  {i.article}: {i.reason}"
+    yield ""
+    yield "requirements:"
+    for r in e.requirements:
+        mark = "ok " if r.met else "NO "
+        yield f"  {mark} {r.article:<7} {r.name:<36} needed {r.needed:<28} has {r.actual}"
