@@ -29,7 +29,8 @@ opponent = st.tuples(
 def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list[Verdict]:  # type: ignore[no-untyped-def]
     """Every achieving attempt: each cut round (when games after a norm may be ignored) and
     each subset of won games inside it (when wins may be ignored); and, only when none
-    achieves, the same with a last-round forfeit win counted as a loss (1.42c)."""
+    achieves and the played games are too few, the same with a last-round forfeit win counted
+    as a loss (1.42c)."""
     counted, excluded, forfeit = norm_games(me, cells, ctx, rules)
     spec = _spec(title, me, ctx, rules)
     t = ctx.tournament
@@ -42,6 +43,8 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
         found = []
         for cut in cuts:
             inside = [g for g in games if g.round <= cut]
+            if cut < last and len(inside) < rules.min_games_after_cut(t):
+                continue
             wins = [g for g in inside if g.won] if rules.may_ignore_wins(t) else []
             for k in range(len(wins) + 1):
                 for dropped in itertools.combinations(wins, k):
@@ -53,7 +56,7 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
         return found
 
     found = attempts(counted, excluded, True)
-    if not found and forfeit is not None:
+    if not found and forfeit is not None and len(counted) < spec.min_games:
         left_out = [i for i in excluded if i.round != forfeit.round]
         found = attempts([*counted, forfeit], left_out, False)
     return found

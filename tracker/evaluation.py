@@ -7,13 +7,15 @@ import dataclasses
 from fractions import Fraction
 
 from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
-from tracker.norms import Cell, Context, Verdict, evaluate, find_norm
+from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
+from tracker.results import Code
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
 from tracker.tournaments import System
 
 _NORM_TITLES_BY_LEVEL = NORM_TITLES
+_HALF = {code: int(code.points * 2) for code in Code}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -98,7 +100,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
             PlayerRound(
                 player=player,
                 cells=tuple(mine),
-                score=sum((c.code.points for c in mine), Fraction(0)),
+                score=Fraction(sum(_HALF[c.code] for c in mine), 2),
                 live=interims[-1] if interims else None,
                 reached=first_reached(player, interims),
             )
@@ -119,10 +121,13 @@ def achieved_norms(
     ctx = context(state, up_to)
     found: dict[tuple[int, Title], Verdict] = {}
     for row in rows:
-        for title in norm_titles(row.player):
-            verdict = find_norm(row.player, row.cells, title, ctx, state.title_rules)
-            if verdict is not None:
-                found[(row.player.rank, title)] = verdict
+        titles = norm_titles(row.player)
+        if not titles:
+            continue
+        for title, verdict in find_norms(
+            row.player, row.cells, titles, ctx, state.title_rules
+        ).items():
+            found[(row.player.rank, title)] = verdict
     return found
 
 

@@ -52,6 +52,24 @@ def percentage(score: Fraction | float | int, games: int) -> int:
     return int(exact + Fraction(1, 2)) if exact >= 0 else -int(-exact + Fraction(1, 2))
 
 
+def percentage_of_half_points(half_points: int, games: int) -> int:
+    """:func:`percentage` for a score given in half points, in integers (the hot path).
+
+    >>> percentage_of_half_points(13, 9), percentage(Fraction(13, 2), 9)
+    (72, 72)
+    """
+    return (100 * half_points + games) // (2 * games)
+
+
+def average_half_up(total: int, count: int) -> int:
+    """``total / count`` rounded to the nearest integer, .5 up (1.47b), in integers.
+
+    >>> average_half_up(4761, 2), average_half_up(4760, 2)
+    (2381, 2380)
+    """
+    return (2 * total + count) // (2 * count)
+
+
 def dp(percent: int) -> int:
     """Rating difference for a whole-percent score, table 8.1(a)."""
     if not 0 <= percent <= 100:
@@ -59,20 +77,33 @@ def dp(percent: int) -> int:
     return DP_TABLE[percent]
 
 
-def expected_score(difference: int) -> Fraction:
-    """Expected score of a player rated ``difference`` points above the opponent, table 8.1(b).
+def _band_lookup() -> tuple[int, ...]:
+    table = []
+    for magnitude in range(_PD_BANDS[-1][0] + 2):
+        table.append(next((h for upper, h in _PD_BANDS if magnitude <= upper), 100))
+    return tuple(table)
 
-    A negative difference gives the lower-rated player's ``L`` column. No cap is applied
-    here: the 350/400-point rule belongs to the rating edition.
+
+_PD_BY_DIFFERENCE = _band_lookup()
+"""The H column of table 8.1(b) for every difference 0 … 736 (736 and above give 1.00)."""
+
+
+def expected_hundredths(difference: int) -> int:
+    """Expected score in hundredths of a player rated ``difference`` points above the
+    opponent, table 8.1(b); a negative difference gives the lower-rated player's ``L`` column.
+    No cap is applied here: the 350/400-point rule belongs to the rating edition.
+
+    >>> expected_hundredths(0), expected_hundredths(-400), expected_hundredths(800)
+    (50, 8, 100)
     """
-    magnitude = abs(difference)
-    high = 100
-    for upper, hundredths in _PD_BANDS:
-        if magnitude <= upper:
-            high = hundredths
-            break
-    value = Fraction(high, 100)
-    return value if difference >= 0 else 1 - value
+    magnitude = difference if difference >= 0 else -difference
+    high = _PD_BY_DIFFERENCE[magnitude] if magnitude < len(_PD_BY_DIFFERENCE) else 100
+    return high if difference >= 0 else 100 - high
+
+
+def expected_score(difference: int) -> Fraction:
+    """:func:`expected_hundredths` as a fraction."""
+    return Fraction(expected_hundredths(difference), 100)
 
 
 def round_half_up(value: Fraction) -> int:

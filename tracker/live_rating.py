@@ -35,7 +35,7 @@ from datetime import date
 from fractions import Fraction
 
 from tracker.editions.rating import RatingRules
-from tracker.fide_tables import expected_score
+from tracker.fide_tables import expected_hundredths
 from tracker.players import Player
 from tracker.results import Code
 from tracker.titles import Title
@@ -145,14 +145,22 @@ def _edition_k(player: Player, rules: RatingRules, on: date) -> int:
 
 def _raw_change(player_rating: int, games: Sequence[RatedGame], rules: RatingRules) -> Fraction:
     """Σ(score − PD) over ``games`` (all rated), before K (8.3.1, 8.3.2a-c)."""
+    return Fraction(_hundredths(player_rating, games, rules), 100)
+
+
+def _hundredths(player_rating: int, games: Sequence[RatedGame], rules: RatingRules) -> int:
+    """Σ(score − PD) in hundredths, exact: scores and table 8.1.2 are in hundredths."""
     differences = [player_rating - _opponent(game) for game in games]
     cap = rules.difference_cap
     if cap is not None:
         differences = cap.effective_differences(player_rating, differences)
-    return sum(
-        (game.code.points - expected_score(d) for game, d in zip(games, differences, strict=True)),
-        start=Fraction(0),
-    )
+    hundredths = 0
+    for game, d in zip(games, differences, strict=True):
+        hundredths += _SCORE_HUNDREDTHS[game.code] - expected_hundredths(d)
+    return hundredths
+
+
+_SCORE_HUNDREDTHS = {code: int(code.points * 100) for code in Code}
 
 
 def _opponent(game: RatedGame) -> int:
@@ -214,11 +222,29 @@ def interim_ratings(
     start = player.rating
     if start is None:
         return []
+    cap = rules.difference_cap
+    separable = cap is None or not cap.once_per_tournament
+    limit = cap.points if cap is not None and cap.applies_to(start) else None
+    base_k = player.k_factor if player.k_factor is not None else _edition_k(player, rules, on)
     played: list[RatedGame] = []
+    hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
     result: list[InterimRating] = []
     for round_number, games in sorted(games_by_round, key=lambda item: item[0]):
-        played.extend(rated_games(games))
-        change = rating_change(player, played, rules, on, games_in_period)
+        for game in games:
+            if not game.is_rated:
+                continue
+            played.append(game)
+            if separable:
+                d = start - _opponent(game)
+                if limit is not None:
+                    d = limit if d > limit else -limit if d < -limit else d
+                hundredths += _SCORE_HUNDREDTHS[game.code] - expected_hundredths(d)
+        if not separable:  # 2022's one upgrade per tournament depends on every game so far
+            hundredths = _hundredths(start, played, rules)
+        n = len(played) if games_in_period is None else games_in_period
+        change = 0
+        if played:
+            change = rules.rounding.apply_ratio(rules.k_limited(base_k, n) * hundredths, 100)
         total = None if player.rated_games is None else player.rated_games + len(played)
         result.append(InterimRating(round_number, start + change, change, total))
     return result
@@ -239,6 +265,9 @@ def first_reached(player: Player, interims: Sequence[InterimRating]) -> dict[Tit
     """
     start = player.rating
     reached: dict[Title, InterimRating] = {}
+    best = max((i.rating for i in interims), default=None)
+    if best is None or (start is not None and best <= start):
+        return reached
     for title in Title:
         if not player.lacks(title) or (start is not None and start >= title.level):
             continue

@@ -27,7 +27,7 @@ from fractions import Fraction
 
 from tracker.editions import TitleRules
 from tracker.editions.mix import MixRule
-from tracker.fide_tables import dp, percentage, round_half_up
+from tracker.fide_tables import average_half_up, dp, percentage, percentage_of_half_points
 from tracker.players import Player
 from tracker.results import Code
 from tracker.titles import Title
@@ -53,14 +53,18 @@ class NormGame:
     rating: int
     """Opponent's rating as the edition counts it before the floor (unrated value applied)."""
     note: str = ""
+    half_points: int = dataclasses.field(init=False, repr=False, compare=False)
+    """The candidate's score in half points, kept as an integer for the search."""
 
-    @property
-    def half_points(self) -> int:
-        return int(self.code.points * 2)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "half_points", _HALF[self.code])
 
     @property
     def won(self) -> bool:
         return self.code is Code.WIN
+
+
+_HALF = {code: int(code.points * 2) for code in Code}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -189,8 +193,10 @@ class _Spec:
     perf_min: int
     min_games: int
 
-    def mix(self, games: int) -> MixRule:
-        return self.rules.mix(self.title, games, self.tournament, self.player, self.exemption)
+    def mix(self, games: int, opponents: int | None = None) -> MixRule:
+        return self.rules.mix(
+            self.title, games, self.tournament, self.player, self.exemption, opponents
+        )
 
 
 def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:
@@ -223,19 +229,21 @@ def _adjusted(ratings: Sequence[int], spec: _Spec) -> tuple[int, int]:
 
 def _average(adjusted_sum: int, games: int) -> int:
     """1.47b: the average rounded to the nearest whole number, 0.5 up."""
-    return round_half_up(Fraction(adjusted_sum, games))
+    return average_half_up(adjusted_sum, games)
 
 
 def _score_ok(half_points: int, games: int, rules: TitleRules) -> bool:
-    if rules.min_score is None:
+    """1.49: at least the minimum score (35 %), compared exactly."""
+    share = rules.min_score
+    if share is None:
         return True
-    return Fraction(half_points, 2) >= rules.min_score * games
+    return half_points * share.denominator >= 2 * share.numerator * games
 
 
 def _needed_average(half_points: int, games: int, spec: _Spec) -> int:
     """Lowest average Ra that gives the norm for this score: Ra ≥ minimum average and
     Ra + dp ≥ minimum performance (1.48, 1.48a)."""
-    return max(spec.avg_min, spec.perf_min - dp(percentage(Fraction(half_points, 2), games)))
+    return max(spec.avg_min, spec.perf_min - dp(percentage_of_half_points(half_points, games)))
 
 
 def _titles(games: Iterable[NormGame], distinct: bool) -> Counter[Title]:
@@ -262,11 +270,12 @@ def _unrated(games: Sequence[NormGame], raised: int, spec: _Spec) -> int:
 
 def _mix_checks(kept: Sequence[NormGame], raised: int, spec: _Spec) -> list[Check]:
     n = len(kept)
-    rule = spec.mix(n)
+    rule = spec.mix(n, len({g.opponent.rank for g in kept}))
     own = spec.player.federation
     checks: list[Check] = []
     titles = _titles(kept, rule.distinct_opponents)
-    holders = sum(c for t, c in titles.items() if t in rule.title_holder_titles)
+    holder_titles = _titles(kept, rule.title_holders_distinct)
+    holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
     checks.append(
         Check(
             rule.title_holder_article,
@@ -487,9 +496,11 @@ class _Search:
             adjusted, _ = _adjusted([g.rating for g in kept], spec)
             if _average(adjusted, n) < need:
                 continue
+            rule = spec.mix(n)
+            if not self._mix_possible(0, k, [], rule):
+                continue
             if _feasible(kept, spec):
                 return self.wins[:k]
-            rule = spec.mix(n)
             budget = (2 * need - 1) * n  # 2 * adjusted sum must reach this (1.47b rounding)
             found = self._dfs(0, k, [], 0, rule, budget)
             if found is not None:
@@ -540,8 +551,16 @@ class _Search:
         # at-least rules: optimistic, every undecided game kept
         optimistic = [*self.mandatory, *kept_wins, *undecided]
         titles = _titles(optimistic, rule.distinct_opponents)
-        holders = sum(c for t, c in titles.items() if t in rule.title_holder_titles)
-        if holders < rule.min_title_holders or not rule.mo.ok(titles):
+        if not rule.mo.ok(titles):
+            return False
+        holder_titles = _titles(optimistic, rule.title_holders_distinct)
+        holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
+        needed = rule.min_title_holders
+        if rule.title_holders_distinct:
+            # the requirement grows with the players kept: bound it by those surely kept
+            sure_players = {g.opponent.rank for g in [*self.mandatory, *kept_wins]}
+            needed = self.spec.mix(rule.games, len(sure_players)).min_title_holders
+        if holders < needed:
             return False
         own = self.spec.player.federation
         feds = Counter(g.opponent.federation for g in optimistic)
@@ -587,11 +606,68 @@ def find_norm(
     Among achieved attempts: the one credited with the most games (1.41c, 1.49), then the one
     with the most games, then the one that ignores fewest games. The 1.42c last-round forfeit
     is only used when no attempt without it gives the norm (the player "needed" the game)."""
-    counted, excluded, forfeit = norm_games(player, cells, ctx, rules)
+    return _find(norm_games(player, cells, ctx, rules), player, cells, title, ctx, rules)
+
+
+def find_norms(
+    player: Player,
+    cells: Sequence[Cell],
+    titles: Iterable[Title],
+    ctx: Context,
+    rules: TitleRules,
+) -> dict[Title, Verdict]:
+    """:func:`find_norm` for several titles, splitting the games only once."""
+    titles = list(titles)
+    if not titles or _hopeless(player, cells, titles, ctx, rules):
+        return {}
+    games = norm_games(player, cells, ctx, rules)
+    profile = _Profile.of(games[0])
+    found = {}
+    for title in titles:
+        verdict = _find(games, player, cells, title, ctx, rules, profile)
+        if verdict is not None:
+            found[title] = verdict
+    return found
+
+
+def _hopeless(
+    player: Player, cells: Sequence[Cell], titles: Sequence[Title], ctx: Context, rules: TitleRules
+) -> bool:
+    """A cheap test that rules out most players of an open before any game is classified:
+    even the best-rated possible games (every game with an opponent that could count,
+    forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
+    players = ctx.players
+    ratings = sorted(
+        (
+            rules.opponent_rating(players[c.opponent])
+            for c in cells
+            if c.opponent is not None and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
+        ),
+        reverse=True,
+    )
+    least, _ = rules.min_games(ctx.tournament)
+    if len(ratings) < least:
+        return True
+    lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
+    best = average_half_up(sum(ratings[:least]) + lift, least)
+    return best < min(rules.average_min[t] for t in titles)
+
+
+def _find(
+    games: tuple[list[NormGame], list[Ignored], NormGame | None],
+    player: Player,
+    cells: Sequence[Cell],
+    title: Title,
+    ctx: Context,
+    rules: TitleRules,
+    profile: _Profile | None = None,
+) -> Verdict | None:
+    counted, excluded, forfeit = games
     spec = _spec(title, player, ctx, rules)
     last = max((c.round for c in cells), default=0)
-    best = _best(_attempts(counted, excluded, last, spec), last)
-    if best is None and forfeit is not None:
+    best = _best(_attempts(counted, excluded, last, spec, profile=profile), last)
+    if best is None and forfeit is not None and len(counted) < spec.min_games:
+        # 1.42c: the player needed the forfeited game to make up the number of games
         with_forfeit = [*counted, forfeit]
         left_out = [i for i in excluded if i.round != forfeit.round]
         best = _best(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False), last)
@@ -625,27 +701,68 @@ def _key(v: Verdict) -> tuple[int, int, int]:
     return (v.credited_games, v.games, -len(v.ignored))
 
 
-def _possible(games: Sequence[NormGame], spec: _Spec) -> bool:
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Profile:
+    """A player's counted games reduced to what the quick bound needs, built once for all
+    titles: ratings and results, each sorted best first, as running sums."""
+
+    lowest: int
+    rating_sums: tuple[int, ...]
+    """``rating_sums[m]``: the sum of the m highest ratings."""
+    half_sums: tuple[int, ...]
+    """``half_sums[m]``: the m best results, in half points."""
+
+    @classmethod
+    def of(cls, games: Sequence[NormGame]) -> _Profile:
+        ratings = sorted((g.rating for g in games), reverse=True)
+        halves = sorted((g.half_points for g in games), reverse=True)
+        rating_sums, half_sums = [0], [0]
+        for r, h in zip(ratings, halves, strict=True):
+            rating_sums.append(rating_sums[-1] + r)
+            half_sums.append(half_sums[-1] + h)
+        return cls(ratings[-1] if ratings else 0, tuple(rating_sums), tuple(half_sums))
+
+
+def _possible(profile: _Profile, spec: _Spec) -> bool:
     """A quick necessary condition over every subset of at least the minimum games: the best
     average of m games is that of the m highest rated, the best score that of the m best
     results, and the two bounds together must reach the performance (1.48, 1.48a)."""
-    n = len(games)
+    n = len(profile.rating_sums) - 1
     if n < spec.min_games:
         return False
-    ratings = sorted((g.rating for g in games), reverse=True)
-    results = sorted((g.half_points for g in games), reverse=True)
-    lift = spec.raise_count * max(0, spec.floor - ratings[-1])
-    top_sum = sum(ratings[: spec.min_games - 1])
-    top_half = sum(results[: spec.min_games - 1])
+    lift = spec.raise_count * max(0, spec.floor - profile.lowest)
     for m in range(spec.min_games, n + 1):
-        top_sum += ratings[m - 1]
-        top_half += results[m - 1]
-        best_average = _average(top_sum + lift, m)
+        best_average = average_half_up(profile.rating_sums[m] + lift, m)
         if best_average < spec.avg_min:
             return False  # the top-m average only falls as m grows
-        if best_average + dp(percentage(Fraction(top_half, 2), m)) >= spec.perf_min:
+        best_pct = percentage_of_half_points(profile.half_sums[m], m)
+        if best_average + dp(best_pct) >= spec.perf_min:
             return True
     return False
+
+
+def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
+    """Necessary conditions of the mix over any subset of ``games``: the at-least rules
+    (title-holders, the title mix, foreign federations, opponents from other federations)
+    are checked on all the games against their weakest form, that of the fewest games."""
+    if len(games) < spec.min_games:
+        return False
+    rule = spec.mix(spec.min_games, min(spec.min_games, len({g.opponent.rank for g in games})))
+    titles = _titles(games, rule.distinct_opponents)
+    if not rule.mo.ok(titles):
+        return False
+    holder_titles = _titles(games, rule.title_holders_distinct)
+    holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
+    if holders < rule.min_title_holders:
+        return False
+    own = spec.player.federation
+    feds = Counter(g.opponent.federation for g in games)
+    if _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations:
+        return False
+    return not (
+        rule.min_other_federations is not None
+        and len(games) - feds[own] < rule.min_other_federations
+    )
 
 
 def _attempts(
@@ -654,17 +771,26 @@ def _attempts(
     last: int,
     spec: _Spec,
     cut_allowed: bool = True,
+    profile: _Profile | None = None,
 ) -> Iterable[Verdict]:
     rules, t = spec.rules, spec.tournament
-    if not _possible(games, spec):
+    if not _possible(profile or _Profile.of(games), spec):
         return
     cuts = sorted({g.round for g in games} | {last}, reverse=True)
     if not (cut_allowed and rules.may_ignore_after_norm(t)):
         cuts = cuts[:1]
+    if not _mix_reachable(games, spec):
+        return
+    after_cut = dataclasses.replace(
+        spec, min_games=max(spec.min_games, rules.min_games_after_cut(t))
+    )
     for cut in cuts:
         inside = [g for g in games if g.round <= cut]
-        if len(inside) < spec.min_games:
+        cut_spec = spec if cut == last else after_cut
+        if len(inside) < cut_spec.min_games:
             break
+        if cut != last and not _mix_reachable(inside, cut_spec):
+            continue
         after = [
             Ignored(
                 g.round,
@@ -682,7 +808,7 @@ def _attempts(
             wins = [g for g in inside if g.won]
         else:
             mandatory, wins = inside, []
-        drops = _Search(mandatory, wins, spec).fewest_drops()
+        drops = _Search(mandatory, wins, cut_spec).fewest_drops()
         if drops is None:
             continue
         drop_ids = {id(g) for g in drops}
@@ -698,6 +824,6 @@ def _attempts(
             )
             for g in drops
         ]
-        verdict = _explain(kept, [*left_out, *after, *dropped], cut, spec)
+        verdict = _explain(kept, [*left_out, *after, *dropped], cut, cut_spec)
         if verdict.achieved:
             yield verdict

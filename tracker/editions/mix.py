@@ -84,6 +84,9 @@ class MixRule:
     mo_article: str
     distinct_opponents: bool
     """Double round robin: an opponent met twice counts once for the title mix (1.45f)."""
+    title_holders_distinct: bool
+    """Whether title-holders are counted per player rather than per game (older edition,
+    2.3: "a player and his title count only once")."""
     federation_exemption: str | None
     """Article that lifts the federation rules for this event, or ``None``."""
     min_foreign_federations: int

@@ -41,8 +41,6 @@ from collections.abc import Sequence
 from datetime import date
 from fractions import Fraction
 
-from tracker.fide_tables import round_half_away
-
 __all__ = [
     "RATING_EDITIONS",
     "DifferenceCap",
@@ -69,7 +67,17 @@ class Rounding(enum.Enum):
         >>> Rounding.HALF_AWAY_FROM_ZERO.apply(Fraction(-5, 2))
         -3
         """
-        return round_half_away(value)
+        return self.apply_ratio(value.numerator, value.denominator)
+
+    def apply_ratio(self, numerator: int, denominator: int) -> int:
+        """Round ``numerator / denominator`` (``denominator`` > 0) in integers.
+
+        >>> Rounding.HALF_AWAY_FROM_ZERO.apply_ratio(-250, 100)
+        -3
+        """
+        if numerator >= 0:
+            return (2 * numerator + denominator) // (2 * denominator)
+        return -((-2 * numerator + denominator) // (2 * denominator))
 
 
 class JuniorUntil(enum.Enum):

@@ -165,14 +165,8 @@ class TitleRules2009:
 
     def federation_exemption(self, t: Tournament, swiss_exempt: bool) -> str | None:
         """1.43a–e: the article that frees this event from the federation rules, if any."""
-        by_kind = {
-            EventKind.NATIONAL_CHAMPIONSHIP_FINAL: "1.43a",
-            EventKind.NATIONAL_TEAM_CHAMPIONSHIP: "1.43b",
-            EventKind.ZONAL: "1.43c",
-            EventKind.QC_APPROVED_EXEMPTION: "1.43d",
-        }
-        for kind, article in by_kind.items():
-            if t.is_(kind):
+        for kind, article in _EXEMPT_KINDS_2009:
+            if kind in t.kinds:
                 return article
         if t.system is System.SWISS and swiss_exempt:
             return "1.43e"
@@ -183,10 +177,17 @@ class TitleRules2009:
     # -- the whole mix for n games ----------------------------------------------------------
 
     def mix(
-        self, title: Title, games: int, t: Tournament, player: Player, exemption: str | None
+        self,
+        title: Title,
+        games: int,
+        t: Tournament,
+        player: Player,
+        exemption: str | None,
+        opponents: int | None = None,
     ) -> MixRule:
-        """1.43–1.46a for a norm over ``games`` opponents; minimums rounded up, maximums down
-        (1.44)."""
+        """1.43–1.46a for a norm over ``games`` games against ``opponents`` different players
+        (fewer only in a double round robin); minimums rounded up, maximums down (1.44).
+        1.45f counts each opponent once for 1.45b–e only: 1.45a counts games."""
         lift_caps = exemption is not None and self.exemptions_lift_caps
         return MixRule(
             games=games,
@@ -196,6 +197,7 @@ class TitleRules2009:
             mo=self.mo(title, games),
             mo_article=self.mo_article(title),
             distinct_opponents=t.system is System.DOUBLE_ROUND_ROBIN,
+            title_holders_distinct=False,
             federation_exemption=exemption,
             min_foreign_federations=0 if exemption else 2,
             foreign_article="1.43",
@@ -207,6 +209,11 @@ class TitleRules2009:
             max_unrated=self.max_unrated(games),
             unrated_article="1.46a",
         )
+
+    def min_games_after_cut(self, t: Tournament) -> int:
+        """1.42f: games after the norm may be ignored "provided the minimum number of games
+        of 1.41 still holds"."""
+        return self.min_games(t)[0]
 
     def min_title_holders(self, games: int, player: Player) -> int:
         """1.45a: at least 50 % of the opponents hold a title (rounded up, 1.44)."""
@@ -251,5 +258,12 @@ class TitleRules2009:
         )
     )
 
+
+_EXEMPT_KINDS_2009 = (
+    (EventKind.NATIONAL_CHAMPIONSHIP_FINAL, "1.43a"),
+    (EventKind.NATIONAL_TEAM_CHAMPIONSHIP, "1.43b"),
+    (EventKind.ZONAL, "1.43c"),
+    (EventKind.QC_APPROVED_EXEMPTION, "1.43d"),
+)
 
 FIDE_2009 = TitleRules2009()

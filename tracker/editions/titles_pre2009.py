@@ -123,20 +123,31 @@ class TitleRulesPre2009(TitleRules2009):
         return None
 
     def mix(
-        self, title: Title, games: int, t: Tournament, player: Player, exemption: str | None
+        self,
+        title: Title,
+        games: int,
+        t: Tournament,
+        player: Player,
+        exemption: str | None,
+        opponents: int | None = None,
     ) -> MixRule:
-        """2.2–2.4 for a norm over ``games`` opponents."""
+        """2.2–2.4 for a norm over ``games`` games against ``opponents`` different players.
+        In multi-cycle events "a player and his title count only once" (2.3), for the
+        title-holders as for the combinations."""
+        multi_cycle = t.system is System.DOUBLE_ROUND_ROBIN
+        players = opponents if (multi_cycle and opponents is not None) else games
         host = t.host_federation is None or player.federation == t.host_federation
         share = self.host_share if host else self.guest_share
         exempt = exemption is not None
         return MixRule(
             games=games,
-            min_title_holders=self.min_title_holders(games, player),
+            min_title_holders=self.min_title_holders(players, player),
             title_holder_titles=self.title_holder_titles,
             title_holder_article="2.3",
             mo=self.mo(title, games),
             mo_article="2.3",
-            distinct_opponents=t.system is System.DOUBLE_ROUND_ROBIN,
+            distinct_opponents=multi_cycle,
+            title_holders_distinct=multi_cycle,
             federation_exemption=exemption,
             min_foreign_federations=0 if exempt else 2,
             foreign_article="2.2",
@@ -150,6 +161,11 @@ class TitleRulesPre2009(TitleRules2009):
             max_unrated=self.max_unrated(games),
             unrated_article="2.4",
         )
+
+    def min_games_after_cut(self, t: Tournament) -> int:
+        """2.1: a block of games at the end may be left out only "if at least 9 counted
+        games remain"."""
+        return 9
 
     def min_title_holders(self, games: int, player: Player) -> int:
         """2.3: at least half of the players taking part (opponents + candidate) hold a title;
