@@ -742,9 +742,10 @@ def _possible(profile: _Profile, spec: _Spec) -> bool:
 
 
 def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
-    """Necessary conditions of the mix over any subset of ``games``: the at-least rules
-    (title-holders, the title mix, foreign federations, opponents from other federations)
-    are checked on all the games against their weakest form, that of the fewest games."""
+    """Necessary conditions of the mix over any subset of ``games`` of at least the minimum
+    number: each rule is checked against its weakest form, that of the fewest games (the
+    at-least rules on all the games, the at-most rules through what the others must make up).
+    """
     if len(games) < spec.min_games:
         return False
     rule = spec.mix(spec.min_games, min(spec.min_games, len({g.opponent.rank for g in games})))
@@ -759,10 +760,27 @@ def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
     feds = Counter(g.opponent.federation for g in games)
     if _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations:
         return False
-    return not (
-        rule.min_other_federations is not None
-        and len(games) - feds[own] < rule.min_other_federations
-    )
+    if rule.min_other_federations is not None and len(games) - feds[own] < (
+        rule.min_other_federations
+    ):
+        return False
+    # at-most rules: n games need at least n - cap games of the other kinds, a need that
+    # only grows with n, so the fewest games are the easiest case
+    n = spec.min_games
+    if rule.max_own_federation is not None and len(games) - feds[own] < n - (
+        rule.max_own_federation
+    ):
+        return False
+    if rule.max_one_federation is not None and any(
+        len(games) - count < n - rule.max_one_federation for count in feds.values()
+    ):
+        return False
+    if rule.max_unrated is not None:
+        rated = sum(1 for g in games if g.opponent.rating is not None)
+        slack = spec.raise_count if spec.rules.raised_unrated_counts_as_rated else 0
+        if rated + slack < n - rule.max_unrated:
+            return False
+    return True
 
 
 def _attempts(
