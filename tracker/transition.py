@@ -260,7 +260,10 @@ def _evaluate(
             continue
         player = by_rank[rank].player
         digest = facts_digest(verdict)
-        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest)
+        # after a revocation the same facts may give the norm again: the id then also rests
+        # on the revocation, so that subscribers dropping seen ids do not drop it
+        previous = sent.get(f"revoked:{key}", "")
+        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         out.append(
             ev.NormAchieved(
@@ -293,9 +296,11 @@ def _evaluate(
         if (int(rank_text), title) in norms:
             continue
         player = state.players[int(rank_text)]
+        revocation = alert_id(t.id, "norm_revoked", key, state.sent[key])
+        sent[f"revoked:{key}"] = revocation
         out.append(
             ev.NormRevoked(
-                alert_id=alert_id(t.id, "norm_revoked", key, state.sent[key]),
+                alert_id=revocation,
                 tournament_id=t.id,
                 round=number,
                 edition=edition,

@@ -1,0 +1,286 @@
+"""The ``tracker`` command on the seed tournaments (expected outcomes in seeds/README.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tracker import events as ev
+from tracker.cli import main
+from tracker.replay import from_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
+SEEDS = ROOT / "seeds"
+GM_RR_TRF = str(SEEDS / "gm-roundrobin-2011.trf")
+GM_RR_JSONL = str(SEEDS / "gm-roundrobin-2011.jsonl")
+VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
+PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+# ----------------------------------------------------------------------------- replay
+
+
+def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", GM_RR_TRF)
+    assert code == 0
+    assert err == ""
+    assert out.startswith("# Costa Brava Invitational 2011: edition fide-2009")
+    norm_lines = [line for line in out.splitlines() if "norm" in line]
+    assert len(norm_lines) == 1
+    (line,) = norm_lines
+    assert "GM norm achieved" in line
+    assert "Garrido Ruiz, Pablo" in line
+    assert "6½/9" in line
+    assert "Ra 2466" in line
+    assert "Rp 2632" in line
+    assert "Santoro" not in line
+    for number in range(1, 10):
+        assert f"gm-roundrobin-2011: round {number} finished" in out
+    assert "round 9 finished (last round)" in out
+    # the norm is told after the last round's standings
+    assert out.index("round 9 finished") < out.index("GM norm achieved")
+
+
+def jsonl_lines(out: str) -> list[dict[str, object]]:
+    lines = out.splitlines()
+    assert lines
+    return [json.loads(line) for line in lines]
+
+
+def test_replay_jsonl_is_one_alert_per_line(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "replay", GM_RR_TRF, "--format", "jsonl")
+    assert code == 0
+    assert err == ""
+    assert out.endswith("\n")
+    objects = jsonl_lines(out)
+    assert all(isinstance(o, dict) for o in objects)
+    alerts = [from_jsonl(line) for line in out.splitlines()]
+    assert [a.type for a in alerts] == ["round_finished"] * 9 + ["norm_achieved"]
+    # each line is exactly the wire form of the alert it parses to
+    assert [a.model_dump_json() for a in alerts] == out.splitlines()
+    norm = alerts[-1]
+    assert isinstance(norm, ev.NormAchieved)
+    assert (norm.player.rank, norm.player.name, norm.title) == (6, "Garrido Ruiz, Pablo", "GM")
+    assert norm.evidence.performance == 2632
+    assert all(a.tournament_id == "gm-roundrobin-2011" for a in alerts)
+
+
+def test_replay_jsonl_of_the_trf_equals_that_of_the_jsonl_seed(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, from_trf, _ = run(capsys, "replay", GM_RR_TRF, "--format", "jsonl")
+    assert code == 0
+    code, from_events, _ = run(capsys, "replay", GM_RR_JSONL, "--format", "jsonl")
+    assert code == 0
+    assert from_trf == from_events
+
+
+def test_replay_with_a_forced_edition(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", GM_RR_TRF, "--format", "jsonl", "--edition", "fide-2009")
+    assert code == 0
+    assert {o["edition"] for o in jsonl_lines(out)} == {"fide-2009"}
+    code, out, _ = run(capsys, "replay", GM_RR_TRF, "--edition", "fide-pre-2009")
+    assert code == 0
+    assert "[fide-pre-2009]" in out
+
+
+def test_replay_top_limits_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "replay", GM_RR_TRF, "--top", "3")
+    assert code == 0
+    assert "… 7 more players" in out
+
+
+# ----------------------------------------------------------------------------- check
+
+
+def test_check_prints_achieved_and_every_requirement_with_its_article(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM")
+    assert code == 0
+    assert err == ""
+    assert "GM norm for IM Garrido Ruiz, Pablo (ESP): ACHIEVED" in out
+    assert "6½/9 (72%), Ra 2466, Rp 2632" in out
+    lines = out.splitlines()
+    start = lines.index("requirements:")
+    requirements = [line.split() for line in lines[start + 1 :] if line.strip()]
+    assert len(requirements) >= 9
+    assert all(r[0] == "ok" for r in requirements)
+    articles = [r[1] for r in requirements]
+    assert all(a.startswith("1.4") for a in articles)
+    for article, name in [
+        ("1.41a", "games"),
+        ("1.48a", "average rating"),
+        ("1.48", "performance"),
+        ("1.45a", "title-holders"),
+        ("1.45b", "GM title mix"),
+        ("1.43", "foreign federations"),
+        ("1.44a", "opponents from ESP"),
+        ("1.44a", "opponents from one federation"),
+    ]:
+        assert any(
+            line.split()[1:2] == [article] and name in line for line in lines[start + 1 :]
+        ), (article, name)
+    # the nine games are listed
+    assert sum(line.startswith("  ") and line.split()[0].isdigit() for line in lines) == 9
+
+
+def test_check_by_fide_id_is_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    _, by_rank, _ = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM")
+    code, by_id, _ = run(capsys, "check", GM_RR_TRF, "--player", "90000006", "--title", "GM")
+    assert code == 0
+    assert by_id == by_rank
+
+
+def test_check_of_the_near_miss_names_the_failing_requirement(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "check", GM_RR_TRF, "--player", "9", "--title", "GM")
+    assert code == 0
+    assert "GM norm for IM Santoro, Matteo (ITA): not achieved" in out
+    assert "ACHIEVED" not in out
+    failing = [line for line in out.splitlines() if line.strip().startswith("NO")]
+    assert len(failing) == 1
+    (line,) = failing
+    assert "1.48" in line.split()
+    assert "performance" in line
+    assert "2600" in line
+    assert "2598" in line
+
+
+def test_check_after_an_earlier_round(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM", "--round", "5")
+    assert code == 0
+    assert "not achieved" in out
+    assert "rounds 1-5:" in out
+
+
+def test_check_without_a_title_covers_every_title_the_player_lacks(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, _ = run(capsys, "check", GM_RR_JSONL, "--player", "8")
+    assert code == 0
+    assert "GM norm for FM Oberhuber, Lukas (AUT)" in out
+    assert "IM norm for FM Oberhuber, Lukas (AUT)" in out
+
+
+# ----------------------------------------------------------------------------- errors
+
+
+def test_a_malformed_jsonl_line_is_reported_with_file_and_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = Path(GM_RR_JSONL).read_text(encoding="utf-8").splitlines()
+    lines[4] = lines[4][:40]  # cut line 5 short
+    bad = tmp_path / "cut.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    for command in (["replay", str(bad)], ["check", str(bad), "--player", "6"]):
+        code, out, err = run(capsys, *command)
+        assert code == 2
+        assert out == ""
+        assert err.startswith("tracker: error: cut.jsonl:5: malformed JSON")
+
+
+def test_a_bad_field_in_a_jsonl_line_is_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = Path(GM_RR_JSONL).read_text(encoding="utf-8").splitlines()
+    lines.insert(12, "# a comment line counts for the line numbers")
+    number = next(i for i, line in enumerate(lines, 1) if '"game_result"' in line)
+    lines[number - 1] = lines[number - 1].replace('"result":"', '"result":"3')
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad), "--format", "jsonl")
+    assert code == 2
+    assert err.startswith(f"tracker: error: bad.jsonl:{number}: result: impossible result")
+
+
+def test_an_unknown_player_in_the_events_is_reported_with_file_line_and_field(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    lines = Path(GM_RR_JSONL).read_text(encoding="utf-8").splitlines()
+    number = next(i for i, line in enumerate(lines, 1) if '"pairing"' in line)
+    event = json.loads(lines[number - 1])
+    event["black"] = 42
+    lines[number - 1] = json.dumps(event)
+    bad = tmp_path / "unknown.jsonl"
+    bad.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert code == 2
+    assert err.startswith(
+        f"tracker: error: unknown.jsonl:{number}: black: unknown player with start rank 42"
+    )
+
+
+@pytest.mark.parametrize("player", ["42", "12345678"])
+def test_check_for_an_unknown_player_fails(capsys: pytest.CaptureFixture[str], player: str) -> None:
+    code, out, err = run(capsys, "check", GM_RR_TRF, "--player", player, "--title", "GM")
+    assert code == 2
+    assert out == ""
+    assert err == f"tracker: error: --player: no player with start rank or FIDE id {player}\n"
+
+
+def test_a_missing_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "nowhere.trf"
+    code, _, err = run(capsys, "replay", str(missing))
+    assert code == 2
+    assert err.startswith("tracker: error:")
+    assert "nowhere.trf" in err
+
+
+def test_a_broken_trf_is_reported_with_its_name(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "broken.trf"
+    bad.write_text("012 Nothing else\n001 garbage\n", encoding="utf-8")
+    code, _, err = run(capsys, "replay", str(bad))
+    assert code == 2
+    assert err.startswith("tracker: error: broken.trf")
+
+
+def test_a_bad_option_is_an_argparse_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["replay", GM_RR_TRF, "--format", "xml"])
+    assert info.value.code == 2
+    assert "invalid choice" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- python -m
+
+
+def test_python_m_tracker_help() -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "tracker", "--help"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: tracker")
+    assert "replay" in done.stdout
+    assert "check" in done.stdout
+
+
+def test_python_m_tracker_replays_a_seed() -> None:
+    done = subprocess.run(
+        [PYTHON, "-m", "tracker", "replay", GM_RR_JSONL, "--format", "jsonl"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line)["type"] for line in done.stdout.splitlines()][-1] == "norm_achieved"
