@@ -9,13 +9,11 @@ from fractions import Fraction
 from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
-from tracker.results import Code
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
 from tracker.tournaments import System
 
 _NORM_TITLES_BY_LEVEL = NORM_TITLES
-_HALF = {code: int(code.points * 2) for code in Code}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -100,7 +98,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
             PlayerRound(
                 player=player,
                 cells=tuple(mine),
-                score=Fraction(sum(_HALF[c.code] for c in mine), 2),
+                score=Fraction(sum(c.code.half_points for c in mine), 2),
                 live=interims[-1] if interims else None,
                 reached=first_reached(player, interims),
             )

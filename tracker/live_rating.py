@@ -231,14 +231,14 @@ def interim_ratings(
     result: list[InterimRating] = []
     for round_number, games in sorted(games_by_round, key=lambda item: item[0]):
         for game in games:
-            if not game.is_rated:
+            if game.opponent_rating is None or not game.code.over_the_board:
                 continue
             played.append(game)
             if separable:
                 d = start - _opponent(game)
                 if limit is not None:
                     d = limit if d > limit else -limit if d < -limit else d
-                hundredths += _SCORE_HUNDREDTHS[game.code] - expected_hundredths(d)
+                hundredths += 50 * game.code.half_points - expected_hundredths(d)
         if not separable:  # 2022's one upgrade per tournament depends on every game so far
             hundredths = _hundredths(start, played, rules)
         n = len(played) if games_in_period is None else games_in_period

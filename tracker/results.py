@@ -61,6 +61,8 @@ class Code(enum.Enum):
     def is_forfeit(self) -> bool:
         return self in (Code.FORFEIT_WIN, Code.FORFEIT_LOSS)
 
+    half_points: int
+    """:attr:`points` doubled, as a plain attribute for the hot paths."""
     over_the_board: bool
     """A game both players started: the only kind rated (B.02 5.1) and counted for norms.
     Set on each member below, as a plain attribute: it is read in the hottest loops."""
@@ -97,6 +99,7 @@ _OPPOSITE = {
 
 for _code in Code:
     _code.__dict__["over_the_board"] = _code in (Code.WIN, Code.DRAW, Code.LOSS)
+    _code.__dict__["half_points"] = int(_POINTS[_code] * 2)
 
 BYE_CODES = frozenset({Code.HALF_BYE, Code.FULL_BYE, Code.PAIRING_BYE, Code.ZERO_BYE})
 

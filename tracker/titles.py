@@ -46,15 +46,11 @@ class Title(enum.Enum):
             return _LETTERS[key]
         raise ValueError(f"unknown title {text.strip()!r}; expected one of {', '.join(_NAMES)}")
 
-    @property
-    def level(self) -> int:
-        """The rating that goes with the title: 1.52 (GM 2500, IM 2400, WGM 2300, WIM 2200)
-        for the norm titles and 1.3 (FM 2300, CM 2200, WFM 2100, WCM 2000) for the others."""
-        return _LEVELS[self]
-
-    @property
-    def for_women_only(self) -> bool:
-        return self in (Title.WGM, Title.WIM, Title.WFM, Title.WCM)
+    level: int
+    """The rating that goes with the title: 1.52 (GM 2500, IM 2400, WGM 2300, WIM 2200) for
+    the norm titles and 1.3 (FM 2300, CM 2200, WFM 2100, WCM 2000) for the others. Set on
+    each member below as a plain attribute, like :attr:`for_women_only`."""
+    for_women_only: bool
 
     @property
     def is_norm_title(self) -> bool:
@@ -87,6 +83,10 @@ _LEVELS = {
     Title.WFM: 2100,
     Title.WCM: 2000,
 }
+for _title in Title:
+    _title.__dict__["level"] = _LEVELS[_title]
+    _title.__dict__["for_women_only"] = _title.value.startswith("W")
+
 _LETTERS = {
     "G": Title.GM,
     "M": Title.IM,
