@@ -23,13 +23,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.builders import FIDE_2009, record  # noqa: E402
-from tracker import events as ev  # noqa: E402
-from tracker.evaluation import achieved_norms, standings  # noqa: E402
-from tracker.norms import find_norm  # noqa: E402
-from tracker.state import TournamentState  # noqa: E402
-from tracker.titles import NORM_TITLES  # noqa: E402
-from tracker.transition import apply  # noqa: E402
+from tests.builders import FIDE_2009, record
+from tracker import events as ev
+from tracker.evaluation import achieved_norms, standings
+from tracker.norms import find_norm
+from tracker.state import TournamentState
+from tracker.titles import NORM_TITLES
+from tracker.transition import apply
 
 FEDS = ["GER", "FRA", "ESP", "NED", "ENG", "USA", "RUS", "IND", "CHN", "POL", "HUN", "CZE",
         "ITA", "SWE", "NOR", "DEN", "SUI", "AUT", "BEL", "ISR", "ARM", "GEO", "AZE", "UKR",
@@ -54,14 +54,22 @@ def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.Input
     tid = "bench-open"
     ratings = sorted((rng.randint(1500, 2720) for _ in range(players)), reverse=True)
     head: list[ev.InputEvent] = [
-        ev.TournamentRegistered(tournament_id=tid, start_date=date(2012, 7, 1),
-                                planned_rounds=rounds, host_federation="GER")
+        ev.TournamentRegistered(
+            tournament_id=tid,
+            start_date=date(2012, 7, 1),
+            planned_rounds=rounds,
+            host_federation="GER",
+        )
     ]
     for rank, rating in enumerate(ratings, 1):
         head.append(
             ev.PlayerRegistered(
-                tournament_id=tid, rank=rank, name=f"Player {rank}", rating=rating,
-                title=_title(rating, rng), federation=rng.choice(FEDS),
+                tournament_id=tid,
+                rank=rank,
+                name=f"Player {rank}",
+                rating=rating,
+                title=_title(rating, rng),
+                federation=rng.choice(FEDS),
                 sex=rng.choice("mmmw"),
             )
         )
@@ -74,8 +82,7 @@ def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.Input
         events: list[ev.InputEvent] = []
         while len(unpaired) > 1:
             a = unpaired.pop(0)
-            partner = next((b for b in unpaired if (min(a, b), max(a, b)) not in met),
-                           unpaired[0])
+            partner = next((b for b in unpaired if (min(a, b), max(a, b)) not in met), unpaired[0])
             unpaired.remove(partner)
             met.add((min(a, partner), max(a, partner)))
             white, black = (a, partner) if r % 2 else (partner, a)
@@ -90,8 +97,9 @@ def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.Input
                 result, pw = "0-1", 0.0
             score[white] += pw
             score[black] += 1 - pw
-            events.append(ev.GameResult(tournament_id=tid, round=r, white=white, black=black,
-                                        result=result))
+            events.append(
+                ev.GameResult(tournament_id=tid, round=r, white=white, black=black, result=result)
+            )
         for p in unpaired:
             score[p] += 1
             events.append(ev.Bye(tournament_id=tid, round=r, player=p, kind="U"))
@@ -105,8 +113,10 @@ def bench_open(players: int = 500, rounds: int = 11) -> None:
     for e in groups[0]:
         state, _ = apply(state, e)
     print(f"1. {players}-player, {rounds}-round Swiss: evaluating every player after each round")
-    print(f"   {'round':>5} {'standings+live ms':>18} {'norms ms':>9} {'total ms':>9} "
-          f"{'norms found':>11} {'apply() of the round':>21}")
+    print(
+        f"   {'round':>5} {'standings+live ms':>18} {'norms ms':>9} {'total ms':>9} "
+        f"{'norms found':>11} {'apply() of the round':>21}"
+    )
     totals = []
     for r, events in enumerate(groups[1:], 1):
         assert state is not None
@@ -128,10 +138,14 @@ def bench_open(players: int = 500, rounds: int = 11) -> None:
             parts.append((t2 - t0, t1 - t0, t2 - t1))
         total, t_rows, t_norms = min(parts)
         totals.append(total)
-        print(f"   {r:>5} {t_rows * 1000:>18.1f} {t_norms * 1000:>9.1f} "
-              f"{total * 1000:>9.1f} {len(found):>11} {t_apply * 1000:>18.1f} ms")
-    print(f"   worst round: {max(totals) * 1000:.1f} ms CPU (target < 50 ms); "
-          f"median {statistics.median(totals) * 1000:.1f} ms")
+        print(
+            f"   {r:>5} {t_rows * 1000:>18.1f} {t_norms * 1000:>9.1f} "
+            f"{total * 1000:>9.1f} {len(found):>11} {t_apply * 1000:>18.1f} ms"
+        )
+    print(
+        f"   worst round: {max(totals) * 1000:.1f} ms CPU (target < 50 ms); "
+        f"median {statistics.median(totals) * 1000:.1f} ms"
+    )
 
 
 def adversarial(seed: int) -> list[tuple[int | None, str | None, str, str]]:
@@ -143,14 +157,29 @@ def adversarial(seed: int) -> list[tuple[int | None, str | None, str, str]]:
         if kind == 0:  # strong titled players all from the candidate's federation + unrated
             opps.append((2600, "GM", "GER", "1") if i < 10 else (None, None, "FRA", "1"))
         elif kind == 1:  # GMs only among low-rated, strong untitled foreigners
-            opps.append((2250, "GM", rng.choice(["GER", "FRA"]), "1") if i < 3
-                        else (rng.randint(2500, 2650), None, rng.choice(FEDS), "1"))
+            opps.append(
+                (2250, "GM", rng.choice(["GER", "FRA"]), "1")
+                if i < 3
+                else (rng.randint(2500, 2650), None, rng.choice(FEDS), "1")
+            )
         elif kind == 2:  # two federations only, one of them the candidate's
-            opps.append((rng.randint(2450, 2650), rng.choice(["GM", "IM", None]),
-                         "GER" if i % 3 else "FRA", "1"))
+            opps.append(
+                (
+                    rng.randint(2450, 2650),
+                    rng.choice(["GM", "IM", None]),
+                    "GER" if i % 3 else "FRA",
+                    "1",
+                )
+            )
         else:  # random strong mix
-            opps.append((rng.choice([None, rng.randint(2300, 2700)]),
-                         rng.choice([None, "GM", "IM", "FM", "CM"]), rng.choice(FEDS[:3]), "1"))
+            opps.append(
+                (
+                    rng.choice([None, rng.randint(2300, 2700)]),
+                    rng.choice([None, "GM", "IM", "FM", "CM"]),
+                    rng.choice(FEDS[:3]),
+                    "1",
+                )
+            )
     return opps
 
 
@@ -174,12 +203,14 @@ def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
         elapsed = (time.process_time() - t0) / repeats
         if elapsed > worst:
             worst, worst_seed = elapsed, seed
-    print(f"   {failing} failing records of {cases}; worst {worst * 1000:.2f} ms for all four "
-          f"titles (record {worst_seed}; target < 5 ms)")
+    print(
+        f"   {failing} failing records of {cases}; worst {worst * 1000:.2f} ms for all four "
+        f"titles (record {worst_seed}; target < 5 ms)"
+    )
     # a plain search over every subset of the 19 won games, per title: 2^19 evaluations
     opps = adversarial(worst_seed)
     me, cells, ctx = record(opps)
-    from tests.test_norm_search import brute_force  # noqa: PLC0415
+    from tests.test_norm_search import brute_force
 
     sample = opps[:12]
     me12, cells12, ctx12 = record(sample)
@@ -189,11 +220,13 @@ def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
     t0 = time.perf_counter()
     find_norm(me12, cells12, NORM_TITLES[0], ctx12, FIDE_2009)
     fast12 = time.perf_counter() - t0
-    per_subset = plain12 / sum(2 ** k for k in range(1, 13))  # cuts × subsets, roughly
-    print(f"   12 rounds, GM only: plain search {plain12 * 1000:.0f} ms, this search "
-          f"{fast12 * 1000:.2f} ms (ratio {plain12 / max(fast12, 1e-9):.0f}x); a plain search "
-          f"of 19 rounds would need about {per_subset * sum(2 ** k for k in range(1, 20)):.0f} s"
-          f" per title")
+    per_subset = plain12 / sum(2**k for k in range(1, 13))  # cuts × subsets, roughly
+    print(
+        f"   12 rounds, GM only: plain search {plain12 * 1000:.0f} ms, this search "
+        f"{fast12 * 1000:.2f} ms (ratio {plain12 / max(fast12, 1e-9):.0f}x); a plain search "
+        f"of 19 rounds would need about {per_subset * sum(2**k for k in range(1, 20)):.0f} s"
+        f" per title"
+    )
 
 
 if __name__ == "__main__":
