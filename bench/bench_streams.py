@@ -1,0 +1,415 @@
+"""Benchmark of the streaming tracker on a real Kafka-protocol broker. Prints figures; no
+pass/fail.
+
+    .venv/bin/python bench/bench_streams.py [--broker kafka://127.0.0.1:9092] [--tournaments 200]
+
+Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of its own.
+
+1. **Throughput.** The same pre-loaded input (``--tournaments`` synthetic 10-player round
+   robins, every round of every tournament before the next round of any) goes through the
+   tracker worker, then through a bare pass-through Faust agent (same app settings, reads a
+   message, sends it on). Rate = messages / (last output - first output), from the records'
+   broker timestamps, so start-up and group joins are left out. The ratio is the figure.
+2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
+   messages per second (default: half the tracker's measured throughput), each round's
+   messages shuffled across tournaments; for every (tournament, round), the time from
+   handing its last message to the producer to a subscriber receiving its ``round_finished``.
+3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
+   changelog during phase 1, divided by the number of ``game_result`` messages.
+4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
+   ``Ready``; then every tournament gets a (repeated) message: seconds until the partitions
+   are taken over, and how long each tournament's stored facts take to replay through the
+   core on its first message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from aiokafka import AIOKafkaProducer  # noqa: E402
+
+from streams.kafka import caught_up, consumer, ensure_topics, partitions_of  # noqa: E402
+from streams.publish import publish  # noqa: E402
+from streams.records import encode_input  # noqa: E402
+from streams.settings import Settings  # noqa: E402
+from streams.synthetic import interleave, round_robin  # noqa: E402
+from tracker import events as ev  # noqa: E402
+
+# ------------------------------------------------------------------ worker processes
+
+
+def settings_for(broker: str, label: str) -> Settings:
+    tag = f"bench-{label}-{uuid.uuid4().hex[:6]}"
+    return Settings(broker=broker, app_id=tag, topic_prefix=f"{tag}-", partitions=4)
+
+
+def env_for(s: Settings) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        TRACKER_BROKER=s.broker,
+        TRACKER_APP_ID=s.app_id,
+        TRACKER_TOPIC_PREFIX=s.topic_prefix,
+        TRACKER_PARTITIONS=str(s.partitions),
+        PYTHONUNBUFFERED="1",
+    )
+    return env
+
+
+class Worker:
+    def __init__(self, kind: str, s: Settings, log: Path) -> None:
+        command = (
+            [sys.executable, "-m", "tracker", "worker", "-l", "info"]
+            if kind == "tracker"
+            else [sys.executable, __file__, "--passthrough-worker"]
+        )
+        self.log = log
+        self.wall_start = time.time()
+        self.proc = subprocess.Popen(
+            command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env_for(s), cwd=ROOT
+        )
+
+    def text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def stamps(self, needle: str) -> list[float]:
+        """Wall-clock times of the log lines containing ``needle``."""
+        out = []
+        for line in self.text().splitlines():
+            m = re.match(r"\[(\S+ \S+),(\d{3})\]", line)
+            if m and needle in line:
+                at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S").timestamp()
+                out.append(at + int(m.group(2)) / 1000)
+        return out
+
+    def wait_for(self, needle: str, count: int = 1, timeout: float = 600) -> None:
+        deadline = time.monotonic() + timeout
+        while len(self.stamps(needle)) < count:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"worker died:\n{self.text()[-3000:]}")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {needle!r} in {self.log}")
+            time.sleep(0.2)
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(15)
+
+
+@contextlib.contextmanager
+def worker(kind: str, s: Settings, log: Path) -> Iterator[Worker]:
+    w = Worker(kind, s, log)
+    try:
+        yield w
+    finally:
+        w.kill()
+
+
+def passthrough_worker() -> int:
+    """The bare agent: every input message sent on, unchanged, to one output topic."""
+    import faust
+
+    from streams.wiring import make_app, raw_topic
+
+    s = Settings()
+    app = make_app(s)
+    source = raw_topic(app, s, s.topic("input"))
+    sink = raw_topic(app, s, s.topic("rounds"))
+
+    async def forward(stream: Any) -> None:
+        async for event in stream.events():
+            await sink.send(key=event.message.key, value=event.message.value)
+
+    app.agent(source, name="bench.forward")(forward)
+    faust.Worker(app, loglevel="info").execute_from_commandline()
+    return 0
+
+
+# ------------------------------------------------------------------ reading topics
+
+
+async def read_all(s: Settings, topics: Sequence[str]) -> list[Any]:
+    """Every record of the topics (read by fetching to the highwater)."""
+    reader = consumer(s, max_partition_fetch_bytes=4 * 1024 * 1024)
+    await reader.start()
+    try:
+        tps = await partitions_of(reader, topics)
+        reader.assign(tps)
+        for tp in tps:
+            reader.seek(tp, 0)
+        out: list[Any] = []
+        while True:
+            batches = await reader.getmany(timeout_ms=300, max_records=20000)
+            for records in batches.values():
+                out.extend(records)
+            if not batches and await caught_up(reader, tps):
+                return out
+    finally:
+        await reader.stop()
+
+
+async def wait_count(s: Settings, topic: str, want: int, timeout: float, distinct: bool) -> None:
+    """Follow ``topic`` until ``want`` messages (or distinct values) have arrived."""
+    reader = consumer(s)
+    await reader.start()
+    try:
+        deadline = time.monotonic() + timeout
+        tps: list[Any] = []
+        seen: set[bytes] = set()
+        count = 0
+        while count < want:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{topic}: {count} of {want} messages after {timeout} s")
+            if len(tps) < s.partitions:
+                tps = await partitions_of(reader, [topic])
+                reader.assign(tps)
+                for tp in tps:
+                    reader.seek(tp, 0)
+                seen.clear()
+                count = 0
+                if not tps:
+                    await asyncio.sleep(0.5)
+                    continue
+            batches = await reader.getmany(timeout_ms=500, max_records=20000)
+            for records in batches.values():
+                for r in records:
+                    if distinct:
+                        seen.add(r.value)
+                        count = len(seen)
+                    else:
+                        count += 1
+    finally:
+        await reader.stop()
+
+
+def span_rate(count: int, records: Sequence[Any]) -> float:
+    stamps = [r.timestamp for r in records]
+    seconds = (max(stamps) - min(stamps)) / 1000
+    return count / seconds if seconds > 0 else float("nan")
+
+
+# ------------------------------------------------------------------ phases
+
+
+def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path) -> dict[str, Any]:
+    tournaments = len({e.tournament_id for e in events})
+    out: dict[str, Any] = {"messages": len(events)}
+
+    s = settings_for(broker, "tracker")
+    asyncio.run(publish(events, s))
+    with worker("tracker", s, tmp / "tracker.log") as w:
+        asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
+        time.sleep(1.5)  # let the last changelog writes land
+        changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
+        alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
+        out["tracker_rate"] = span_rate(len(events), [*changelog, *alerts])
+        games = sum(isinstance(e, ev.GameResult) for e in events)
+        size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
+        out["changelog_records"] = len(changelog)
+        out["changelog_bytes"] = size
+        out["changelog_per_game"] = size / games
+        out["changelog_per_message"] = size / len(events)
+        out["alerts"] = len(alerts)
+        out["restart"] = restart(s, w, events, tmp)
+
+    p = settings_for(broker, "pass")
+    asyncio.run(publish(events, p))
+    with worker("pass", p, tmp / "pass.log"):
+        asyncio.run(wait_count(p, p.topic("rounds"), len(events), 600, distinct=False))
+        forwarded = asyncio.run(read_all(p, [p.topic("rounds")]))
+        out["pass_rate"] = span_rate(len(events), forwarded)
+    return out
+
+
+def restart(s: Settings, old: Worker, events: list[ev.InputEvent], tmp: Path) -> dict[str, float]:
+    """SIGKILL the worker, start another, send every tournament a message, time the
+    take-over of the partitions and the replay of each tournament's stored facts."""
+    old.kill(signal.SIGKILL)
+    registrations = [e for e in events if isinstance(e, ev.TournamentRegistered)]
+    with worker("tracker", s, tmp / "tracker-restart.log") as new:
+        new.wait_for("[^Worker]: Ready")
+        ready = new.stamps("[^Worker]: Ready")[0] - new.wall_start
+        # a repeated registration per tournament: changes nothing, but makes its partition
+        # rebuild (first time) and its stored facts replay before it is handled
+        poked = time.time()
+        asyncio.run(publish(registrations, s))
+        partitions = min(s.partitions, len(registrations))
+        new.wait_for("rebuilt up to offset", count=partitions, timeout=900)
+        new.wait_for("replayed in", count=len(registrations), timeout=900)
+        taken = max(new.stamps("rebuilt up to offset")) - poked
+        replays = sorted(float(x) for x in re.findall(r"replayed in ([\d.]+) s", new.text()))
+        everything = max(new.stamps("replayed in")) - poked
+        facts = sum(int(n) for n in re.findall(r": (\d+) stored facts of", new.text()))
+    return {
+        "ready_s": ready,
+        "taken_s": taken,
+        "replay_median_s": statistics.median(replays),
+        "replay_max_s": replays[-1],
+        "all_replayed_s": everything,
+        "facts": facts,
+    }
+
+
+def latency(broker: str, events: list[ev.InputEvent], rate: float, tmp: Path) -> dict[str, Any]:
+    s = settings_for(broker, "latency")
+    by_round: dict[int, list[ev.InputEvent]] = {}
+    for e in events:
+        by_round.setdefault(getattr(e, "round", 0), []).append(e)
+    shuffle = random.Random(7)
+    for number, batch in by_round.items():
+        if number:
+            shuffle.shuffle(batch)
+    expected = {(e.tournament_id, e.round) for e in events if isinstance(e, ev.GameResult)}
+
+    async def run() -> list[float]:
+        await ensure_topics(s, [s.topic("input"), *s.output_topics.values()])
+        last_sent: dict[tuple[str, int], float] = {}
+        arrived: dict[tuple[str, int], float] = {}
+        reader = consumer(s)
+        await reader.start()
+        tps = await partitions_of(reader, [s.topic("rounds")])
+        reader.assign(tps)
+        for tp in tps:
+            reader.seek(tp, 0)
+
+        async def subscribe() -> None:
+            import json
+
+            while len(arrived) < len(expected):
+                batches = await reader.getmany(timeout_ms=100)
+                now = time.time()
+                for records in batches.values():
+                    for r in records:
+                        alert = json.loads(r.value)
+                        arrived.setdefault((alert["tournament_id"], alert["round"]), now)
+
+        producer = AIOKafkaProducer(acks="all", linger_ms=0, **s.client_kwargs())
+        await producer.start()
+        listening = asyncio.create_task(subscribe())
+        try:
+            started = time.monotonic()
+            sent = 0
+            for number in sorted(by_round):
+                for e in by_round[number]:
+                    sent += 1
+                    ahead = started + sent / rate - time.monotonic()
+                    if ahead > 0:
+                        await asyncio.sleep(ahead)
+                    if number:
+                        last_sent[(e.tournament_id, number)] = time.time()
+                    await producer.send(
+                        s.topic("input"), key=e.tournament_id.encode(), value=encode_input(e)
+                    )
+            await producer.flush()
+            await asyncio.wait_for(listening, timeout=600)
+        finally:
+            listening.cancel()
+            await producer.stop()
+            await reader.stop()
+        return [arrived[k] - last_sent[k] for k in expected]
+
+    with worker("tracker", s, tmp / "latency.log") as w:
+        w.wait_for("[^Worker]: Ready")
+        lags = sorted(asyncio.run(run()))
+    return {
+        "rounds": len(lags),
+        "median_ms": statistics.median(lags) * 1000,
+        "p99_ms": lags[int(0.99 * (len(lags) - 1))] * 1000,
+        "max_ms": lags[-1] * 1000,
+    }
+
+
+def core_only(events: list[ev.InputEvent]) -> float:
+    """Messages per second through ``tracker.transition.apply`` alone, no Kafka."""
+    from tracker.transition import apply
+
+    states: dict[str, Any] = {}
+    started = time.perf_counter()
+    for e in events:
+        states[e.tournament_id], _ = apply(states.get(e.tournament_id), e)
+    return len(events) / (time.perf_counter() - started)
+
+
+# ------------------------------------------------------------------ main
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--broker", default=os.environ.get("TRACKER_TEST_BROKER"))
+    parser.add_argument("--tournaments", type=int, default=200)
+    parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--rate", type=float, help="messages/s in the latency phase")
+    parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.passthrough_worker:
+        return passthrough_worker()
+
+    from streams.broker import running
+
+    tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-streams-{os.getpid()}"
+    tmp.mkdir(parents=True, exist_ok=True)
+    events = interleave(
+        [round_robin(f"b{i}", args.players, seed=i) for i in range(args.tournaments)]
+    )
+    rounds = args.players - 1
+    games = sum(isinstance(e, ev.GameResult) for e in events)
+
+    with contextlib.ExitStack() as stack:
+        broker = args.broker or stack.enter_context(running(log_path=tmp / "tansu.log"))
+        print(f"broker {broker}; logs in {tmp}")
+        print(
+            f"input: {args.tournaments} round robins of {args.players} players, "
+            f"{len(events)} messages ({games} game results), 4 partitions"
+        )
+        core = core_only(events)
+        t = throughput(broker, events, rounds, tmp)
+        rate = args.rate or max(50.0, round(t["tracker_rate"] / 2))
+        lat = latency(broker, events, rate, tmp)
+
+    ratio = t["tracker_rate"] / t["pass_rate"]
+    r = t["restart"]
+    print()
+    print(f"throughput   tracker          {t['tracker_rate']:8.0f} messages/s")
+    print(f"             pass-through     {t['pass_rate']:8.0f} messages/s")
+    print(f"             ratio            {ratio:8.2f}   (target >= 0.8)")
+    print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
+    print(
+        f"latency      {args.tournaments} tournaments in flight at {rate:.0f} messages/s: "
+        f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, "
+        f"max {lat['max_ms']:.0f} ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
+    )
+    print(
+        f"changelog    {t['changelog_per_game']:8.0f} bytes per game result "
+        f"({t['changelog_bytes']} bytes in {t['changelog_records']} records; "
+        f"{t['changelog_per_message']:.0f} per input message)   (target < 2048)"
+    )
+    print(
+        f"restart      SIGKILL -> Ready {r['ready_s']:.1f} s; the next messages: partitions "
+        f"taken over in {r['taken_s']:.1f} s, each tournament's stored facts replayed on its "
+        f"first message in {1000 * r['replay_median_s']:.0f} ms (median; max "
+        f"{1000 * r['replay_max_s']:.0f} ms), all {r['facts']} facts after "
+        f"{r['all_replayed_s']:.1f} s"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

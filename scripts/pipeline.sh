@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# The whole streaming pipeline on this machine, in one command:
+#   a Tansu broker (in memory) -> `tracker worker` -> `tracker publish FILE --pace S` -> `tracker alerts`
+#
+#   scripts/pipeline.sh [FILE] [PACE_SECONDS]
+#
+# FILE defaults to seeds/gm-roundrobin-2011.jsonl (or a made-up round robin when there is no
+# seed); PACE_SECONDS (default 2) is the pause between rounds. Alerts print as they arrive;
+# the script ends some seconds after the last one and stops everything it started.
+# Set TRACKER_BROKER to use a running broker instead of starting one.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PY:-.venv/bin/python}
+FILE=${1:-seeds/gm-roundrobin-2011.jsonl}
+PACE=${2:-2}
+RUN=$(mktemp -d -t tracker-pipeline.XXXXXX)
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do
+        kill "$pid" 2>/dev/null || true
+    done
+    for pid in "${PIDS[@]}"; do
+        wait "$pid" 2>/dev/null || true
+    done
+    echo "logs: $RUN" >&2
+}
+trap cleanup EXIT
+
+if [ ! -f "$FILE" ]; then
+    echo "no $FILE here; using a made-up 10-player round robin" >&2
+    FILE="$RUN/demo.jsonl"
+    "$PY" -c "
+from streams.synthetic import round_robin
+from streams.records import encode_input
+with open('$FILE', 'wb') as f:
+    for e in round_robin('demo-rr', 10, seed=3):
+        f.write(encode_input(e) + b'\n')
+"
+fi
+
+if [ -z "${TRACKER_BROKER:-}" ]; then
+    PORT=$("$PY" -c "from streams.broker import free_port; print(free_port())")
+    "$PY" -m streams.broker --port "$PORT" --log "$RUN/broker.log" >"$RUN/broker.out" &
+    PIDS+=($!)
+    export TRACKER_BROKER="kafka://127.0.0.1:$PORT"
+    "$PY" -c "from streams.broker import wait_for_port; wait_for_port($PORT)"
+fi
+export TRACKER_APP_ID="pipeline-$$" TRACKER_TOPIC_PREFIX="pipeline-$$-"
+echo "broker $TRACKER_BROKER, topics ${TRACKER_TOPIC_PREFIX}*, file $FILE, $PACE s between rounds" >&2
+
+"$PY" -m tracker worker -l info >"$RUN/worker.log" 2>&1 &
+PIDS+=($!)
+"$PY" -m tracker publish "$FILE" --pace "$PACE" 2>"$RUN/publish.log" &
+PIDS+=($!)
+
+IDLE=$("$PY" -c "print(max(15.0, 3 * float('$PACE')))")
+"$PY" -m tracker alerts --follow --format text --idle "$IDLE" --timeout 900

@@ -1,0 +1,195 @@
+"""The Kafka subcommands of ``tracker``: ``worker``, ``publish``, ``alerts``, ``schema``.
+
+``tracker.cli`` finds :func:`register` through the ``tracker.commands`` entry point. Nothing
+here imports faust until a command runs, so ``tracker replay`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from streams.settings import Settings
+
+BROKER_HELP = "bootstrap broker, kafka://host:port (default: $TRACKER_BROKER or localhost:9092)"
+
+
+def register(sub: Any) -> None:
+    """Add the subcommands to ``tracker``'s argparse sub-parsers."""
+    worker = sub.add_parser("worker", help="run the streaming worker (faust) on the input topic")
+    worker.add_argument("--broker", help=BROKER_HELP)
+    worker.add_argument(
+        "-l", "--loglevel", default="info", choices=["crit", "error", "warn", "info", "debug"]
+    )
+    worker.add_argument("--web-port", type=int, help="serve Faust's web views on this port")
+    worker.set_defaults(func=cmd_worker)
+
+    publish = sub.add_parser(
+        "publish", help="publish a TRF or JSONL tournament to the input topic, round by round"
+    )
+    publish.add_argument("file", help="TRF file, or JSONL file of input events")
+    publish.add_argument("--broker", help=BROKER_HELP)
+    publish.add_argument(
+        "--pace", type=float, default=0.0, metavar="SECONDS", help="pause between rounds"
+    )
+    publish.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="send every event N times in a row (shows that repeats change nothing)",
+    )
+    publish.set_defaults(func=cmd_publish)
+
+    alerts = sub.add_parser("alerts", help="print the alerts on the output topics")
+    alerts.add_argument("--broker", help=BROKER_HELP)
+    alerts.add_argument("--follow", action="store_true", help="keep printing new alerts")
+    alerts.add_argument("--format", choices=["text", "jsonl"], default="text")
+    alerts.add_argument(
+        "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
+    )
+    alerts.add_argument(
+        "--idle",
+        type=float,
+        metavar="S",
+        help="with --follow, stop once S seconds pass without a new alert (after the first)",
+    )
+    alerts.add_argument(
+        "--audience",
+        action="append",
+        choices=["norms", "titles", "ignorable", "rounds"],
+        help="only these output topics (repeatable; default: all)",
+    )
+    alerts.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    alerts.set_defaults(func=cmd_alerts)
+
+    dead = sub.add_parser("dead-letters", help="print the refused input messages")
+    dead.add_argument("--broker", help=BROKER_HELP)
+    dead.add_argument("--follow", action="store_true")
+    dead.add_argument("--timeout", type=float, metavar="S")
+    dead.set_defaults(func=cmd_dead_letters)
+
+    schema = sub.add_parser("schema", help="write the JSON Schemas of the events")
+    schema.add_argument("--out", default="schemas", metavar="DIR", help="default: ./schemas")
+    schema.set_defaults(func=cmd_schema)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings().with_broker(getattr(args, "broker", None))
+
+
+def _fail(message: str) -> int:
+    print(f"tracker: error: {message}", file=sys.stderr)
+    return 2
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    import faust
+
+    from streams.wiring import build
+
+    settings = _settings(args)
+    if args.web_port:
+        settings = settings.model_copy(update={"web_port": args.web_port})
+    wiring = build(settings)
+    worker = faust.Worker(wiring.app, loglevel=args.loglevel)
+    try:
+        worker.execute_from_commandline()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.publish import load, publish
+
+    settings = _settings(args)
+    events = load(args.file)
+
+    def announce(number: int) -> None:
+        print(f"round {number} …", file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    try:
+        sent = asyncio.run(
+            publish(
+                events,
+                settings,
+                pace=args.pace,
+                repeat=args.repeat,
+                on_round=announce if args.pace else None,
+            )
+        )
+    except KafkaError as exc:
+        return _fail(f"{settings.broker}: {exc}")
+    tournaments = len({e.tournament_id for e in events})
+    print(
+        f"published {sent} messages ({tournaments} tournament(s)) to "
+        f"{settings.topic('input')} in {time.monotonic() - started:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_alerts(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.subscriber import alerts
+    from tracker.report import story
+
+    settings = _settings(args)
+
+    async def run() -> None:
+        async for alert in alerts(
+            settings, args.audience, follow=args.follow, timeout=args.timeout, idle=args.idle
+        ):
+            if args.format == "jsonl":
+                print(alert.model_dump_json(), flush=True)
+            else:
+                for line in story([alert], top=args.top):
+                    print(line, flush=True)
+
+    try:
+        asyncio.run(run())
+    except KafkaError as exc:
+        return _fail(f"{settings.broker}: {exc}")
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def cmd_dead_letters(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.subscriber import dead_letters
+
+    settings = _settings(args)
+
+    async def run() -> None:
+        async for letter in dead_letters(settings, follow=args.follow, timeout=args.timeout):
+            print(letter.model_dump_json(), flush=True)
+
+    try:
+        asyncio.run(run())
+    except KafkaError as exc:
+        return _fail(f"{settings.broker}: {exc}")
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from streams.records import write_schemas
+
+    for path in write_schemas(Path(args.out)):
+        print(path)
+    return 0
+
+
+__all__ = ["register"]

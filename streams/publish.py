@@ -1,0 +1,81 @@
+"""Publishing a tournament file into the input topic round by round, as a live event would
+arrive: every event keyed by its tournament id, in file order, with a pause whenever the
+round number goes up."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from aiokafka import AIOKafkaProducer
+
+from streams.kafka import ensure_topics
+from streams.records import encode_input
+from streams.settings import Settings
+from tracker import events as ev
+from tracker.replay import read_events
+
+
+def load(path: str | Path) -> list[ev.InputEvent]:
+    """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable)."""
+    file = Path(path)
+    try:
+        text = file.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        text = file.read_text(encoding="latin-1")
+    return [s.event for s in read_events(text, file.name)]
+
+
+def round_of(event: ev.InputEvent) -> int:
+    return getattr(event, "round", 0)
+
+
+def producer(settings: Settings) -> AIOKafkaProducer:
+    # acks=all, but neither idempotence nor transactions: the Tansu test broker refuses them.
+    return AIOKafkaProducer(acks="all", linger_ms=5, **settings.client_kwargs())
+
+
+async def publish(
+    events: Sequence[ev.InputEvent | tuple[bytes | None, bytes]],
+    settings: Settings,
+    *,
+    pace: float = 0.0,
+    repeat: int = 1,
+    on_round: Callable[[int], None] | None = None,
+) -> int:
+    """Send the events (or raw ``(key, value)`` messages) to the input topic; returns the
+    number of messages sent. ``repeat`` sends every event that many times in a row."""
+    topic = settings.topic("input")
+    await ensure_topics(settings, [topic])
+    sender = producer(settings)
+    await sender.start()
+    sent = 0
+    try:
+        current = 0
+        pending: list[asyncio.Future[Any]] = []
+        for item in events:
+            if isinstance(item, tuple):
+                key, value = item
+            else:
+                number = round_of(item)
+                if number > current:
+                    if pace > 0 and current > 0:
+                        await asyncio.gather(*pending)
+                        pending.clear()
+                        await asyncio.sleep(pace)
+                    current = number
+                    if on_round:
+                        on_round(number)
+                key, value = item.tournament_id.encode(), encode_input(item)
+            for _ in range(repeat):
+                pending.append(await sender.send(topic, value=value, key=key))
+                sent += 1
+        await asyncio.gather(*pending)
+    finally:
+        await sender.stop()
+    return sent
+
+
+__all__ = ["load", "producer", "publish", "round_of"]

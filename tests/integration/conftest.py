@@ -1,0 +1,263 @@
+"""Integration fixtures: a real worker process on the test broker.
+
+The broker comes from ``TRACKER_TEST_BROKER`` (``.ci/run`` starts Tansu and sets it); without
+it every test here is skipped. Each test gets its own app id and topic prefix, so tests never
+share a consumer group, a changelog or a topic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Iterator, Sequence
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from streams.publish import publish
+from streams.records import DeadLetter, encode_input
+from streams.settings import Settings
+from streams.subscriber import dead_letters, read_topics
+from tracker import events as ev
+
+BROKER = os.environ.get("TRACKER_TEST_BROKER")
+ROOT = Path(__file__).resolve().parents[2]
+WAIT = 90.0
+"""Seconds any single wait may take before the test fails."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(str(item.fspath)).parents:
+            item.add_marker(pytest.mark.broker)
+            if not BROKER:
+                item.add_marker(pytest.mark.skip(reason="TRACKER_TEST_BROKER is not set"))
+
+
+def replay_jsonl(path: Path) -> list[str]:
+    """What ``tracker replay FILE --format jsonl`` prints."""
+    out = subprocess.run(
+        [sys.executable, "-m", "tracker", "replay", str(path), "--format", "jsonl"],
+        check=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    return [line for line in out.stdout.splitlines() if line.strip()]
+
+
+def by_id(lines: Sequence[str]) -> dict[str, str]:
+    """Alert JSON by alert id; the same id must always carry the same alert."""
+    out: dict[str, str] = {}
+    for line in lines:
+        alert_id = json.loads(line)["alert_id"]
+        assert out.setdefault(alert_id, line) == line, f"two different alerts under {alert_id}"
+    return out
+
+
+def write_jsonl(path: Path, events: Sequence[ev.InputEvent]) -> Path:
+    path.write_text("".join(encode_input(e).decode() + "\n" for e in events), encoding="utf-8")
+    return path
+
+
+class Worker:
+    def __init__(self, name: str, proc: subprocess.Popen[bytes], log: Path) -> None:
+        self.name, self.proc, self.log = name, proc, log
+        self.started, self.wall_start = time.monotonic(), time.time()
+
+    def seconds_to(self, needle: str, since: float | None = None) -> float:
+        """Seconds from ``since`` (wall clock; default: the process start) to the first log
+        line at or after it containing ``needle``, by the log's timestamps."""
+        since = self.wall_start if since is None else since
+        for line in self.text().splitlines():
+            if needle not in line:
+                continue
+            stamp = re.match(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d),(\d{3})\]", line)
+            if stamp:
+                at = datetime.strptime(stamp.group(1), "%Y-%m-%d %H:%M:%S").timestamp()
+                at += int(stamp.group(2)) / 1000
+                if at >= since - 0.001:
+                    return at - since
+        return float("nan")
+
+    def text(self) -> str:
+        return self.log.read_text(encoding="utf-8", errors="replace")
+
+    def rebuilds(self) -> list[tuple[int, int, int]]:
+        """(partition, offset, input messages re-read) of each rebuild logged."""
+        pattern = r"partition (\d+) rebuilt up to offset (\d+) in [\d.]+ s \((\d+) input"
+        return [(int(a), int(b), int(c)) for a, b, c in re.findall(pattern, self.text())]
+
+    def handled(self) -> bool:
+        """Whether it rebuilt a partition at a non-zero offset or handled messages."""
+        return bool(self.rebuilds())
+
+    def kill(self, sig: int = signal.SIGKILL) -> None:
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(15)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(5)
+
+
+class Pipeline:
+    """Topics, workers and readers of one test."""
+
+    def __init__(self, tmp: Path, label: str, store: str = "memory://") -> None:
+        tag = f"{label}-{uuid.uuid4().hex[:8]}"
+        assert BROKER
+        self.settings = Settings(
+            broker=BROKER,
+            app_id=f"it-{tag}",
+            topic_prefix=f"it-{tag}-",
+            partitions=4,
+            data_dir=str(tmp / "data"),
+            store=store,
+        )
+        self.tmp = tmp
+        self.workers: list[Worker] = []
+
+    def env(self) -> dict[str, str]:
+        env = dict(os.environ)
+        s = self.settings
+        env.update(
+            TRACKER_BROKER=s.broker,
+            TRACKER_APP_ID=s.app_id,
+            TRACKER_TOPIC_PREFIX=s.topic_prefix,
+            TRACKER_PARTITIONS=str(s.partitions),
+            TRACKER_DATA_DIR=s.data_dir,
+            TRACKER_STORE=s.store,
+            PYTHONUNBUFFERED="1",
+        )
+        return env
+
+    def start_worker(self, name: str) -> Worker:
+        log = self.tmp / f"{name}.log"
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tracker", "worker", "-l", "info"],
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            env=self.env(),
+            cwd=self.tmp,
+        )
+        worker = Worker(name, proc, log)
+        self.workers.append(worker)
+        return worker
+
+    def wait_ready(self, worker: Worker) -> float:
+        """Seconds from the worker's start to Faust's ``Ready`` (by the log's clock)."""
+        self.until(lambda: "[^Worker]: Ready" in worker.text(), f"{worker.name} ready")
+        return worker.seconds_to("[^Worker]: Ready")
+
+    def publish(
+        self, events: Sequence[ev.InputEvent | tuple[bytes | None, bytes]], repeat: int = 1
+    ) -> None:
+        asyncio.run(publish(events, self.settings, repeat=repeat))
+
+    def read_alerts(self) -> list[str]:
+        """Every alert message on the output topics (repeats included), as JSON lines."""
+
+        async def read() -> list[str]:
+            return [
+                value.decode()
+                async for _, value in read_topics(
+                    self.settings, self.settings.output_topics.values(), timeout=30
+                )
+            ]
+
+        return asyncio.run(read())
+
+    def read_dead_letters(self) -> list[DeadLetter]:
+        async def read() -> list[DeadLetter]:
+            return [d async for d in dead_letters(self.settings, timeout=30)]
+
+        return asyncio.run(read())
+
+    def wait_alerts(self, want: Callable[[dict[str, str]], bool], what: str) -> dict[str, str]:
+        seen: dict[str, str] = {}
+
+        def check() -> bool:
+            seen.clear()
+            seen.update(by_id(self.read_alerts()))
+            return want(seen)
+
+        self.until(check, what)
+        return seen
+
+    def until(self, condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+        deadline = time.monotonic() + timeout
+        while not condition():
+            for w in self.workers:
+                if w.proc.poll() not in (None, -signal.SIGKILL, -signal.SIGTERM, 0):
+                    pytest.fail(f"worker {w.name} died ({w.proc.poll()}):\n{w.text()[-4000:]}")
+            if time.monotonic() > deadline:
+                logs = "\n".join(f"--- {w.name}\n{w.text()[-3000:]}" for w in self.workers)
+                pytest.fail(f"timed out after {timeout} s waiting for {what}\n{logs}")
+            time.sleep(0.3)
+
+    def stop(self) -> None:
+        for w in self.workers:
+            w.kill(signal.SIGKILL)
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Pipeline]:
+    label = re.sub(r"[^a-z0-9]+", "-", request.node.name.lower())[:30].strip("-")
+    store = getattr(request, "param", "memory://")
+    p = Pipeline(tmp_path, label, store)
+    try:
+        yield p
+    finally:
+        p.stop()
+        keep = os.environ.get("TRACKER_TEST_LOGS")
+        if keep and request.node.stash.get(FAILED, False):
+            # pytest deletes old tmp dirs; keep the worker logs of failed tests
+            target = Path(keep) / p.settings.app_id
+            target.mkdir(parents=True, exist_ok=True)
+            for w in p.workers:
+                shutil.copy(w.log, target / w.log.name)
+
+
+def rounds_finished(seen: dict[str, str], tournaments: set[str], number: int) -> bool:
+    """Whether every tournament has announced round ``number``."""
+    done = set()
+    for line in seen.values():
+        alert = json.loads(line)
+        if alert["type"] == "round_finished" and alert["round"] >= number:
+            done.add(alert["tournament_id"])
+    return tournaments <= done
+
+
+def report(name: str, **figures: float) -> None:
+    """Print measured figures (shown with ``pytest -s``; also appended to
+    ``$TRACKER_TIMINGS`` when set)."""
+    line = f"[timing] {name}: " + ", ".join(f"{k}={v:.2f}" for k, v in figures.items())
+    print(line)
+    path = os.environ.get("TRACKER_TIMINGS")
+    if path:
+        with open(path, "a", encoding="utf-8") as f:
+            f.write(line + "\n")

@@ -1,0 +1,52 @@
+"""The Kafka subcommands are registered on ``tracker`` and parse as documented."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from streams.cli import cmd_alerts, cmd_publish, cmd_schema, cmd_worker
+from tracker.cli import build_parser, main
+
+
+def test_subcommands_are_registered() -> None:
+    parser = build_parser()
+    args = parser.parse_args(["worker", "--broker", "kafka://h:1"])
+    assert args.func is cmd_worker
+    assert args.broker == "kafka://h:1"
+    args = parser.parse_args(["publish", "t.trf", "--pace", "0.5"])
+    assert args.func is cmd_publish
+    assert args.pace == 0.5
+    assert args.broker is None
+    args = parser.parse_args(["alerts", "--follow", "--format", "jsonl", "--timeout", "3"])
+    assert args.func is cmd_alerts
+    assert args.follow
+    assert args.timeout == 3.0
+    args = parser.parse_args(["schema", "--out", "x"])
+    assert args.func is cmd_schema
+    assert args.out == "x"
+
+
+def test_schema_command_writes_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out.split()
+    assert len(printed) == 3
+    for name in printed:
+        assert json.loads(Path(name).read_text())["$schema"]
+
+
+def test_publish_reports_an_unreadable_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "game_result"}\n')
+    assert main(["publish", str(bad), "--broker", "kafka://127.0.0.1:1"]) == 2
+    assert "bad.jsonl:1" in capsys.readouterr().err
+
+
+def test_alerts_fails_cleanly_without_a_broker(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["alerts", "--broker", "kafka://127.0.0.1:1", "--timeout", "2"])
+    assert code == 2
+    assert "127.0.0.1:1" in capsys.readouterr().err

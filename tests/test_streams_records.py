@@ -1,0 +1,124 @@
+"""Wire encodings, settings and the JSON Schemas (no broker)."""
+
+from __future__ import annotations
+
+import json
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from streams.records import (
+    AUDIENCE_OF,
+    DeadLetter,
+    decode_alert,
+    encode_alert,
+    encode_input,
+    schemas,
+    write_schemas,
+)
+from streams.settings import Settings
+from streams.synthetic import round_robin
+from tracker import events as ev
+from tracker.replay import Replay, Sourced
+
+
+def test_every_alert_type_has_an_audience() -> None:
+    union = ev.OUTPUT_ADAPTER.json_schema()
+    types = {
+        m["properties"]["type"]["const"]
+        for m in union["$defs"].values()
+        if "type" in m.get("properties", {}) and "const" in m["properties"]["type"]
+    }
+    assert types == set(AUDIENCE_OF)
+
+
+def test_input_events_round_trip_in_their_compact_form() -> None:
+    for e in round_robin("rt", 4, seed=0):
+        assert ev.parse_input(encode_input(e)) == e
+
+
+def test_alerts_round_trip_in_the_replay_jsonl_form() -> None:
+    run = Replay()
+    alerts = [a for e in round_robin("rt", 6, seed=3) for a in run.feed(Sourced(e, "t"))]
+    assert alerts
+    for a in alerts:
+        assert encode_alert(a).decode() == a.model_dump_json()
+        assert decode_alert(encode_alert(a)) == a
+
+
+def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TRACKER_BROKER", "kafka://k1:9093;kafka://k2:9093")
+    monkeypatch.setenv("TRACKER_PARTITIONS", "12")
+    monkeypatch.setenv("TRACKER_TOPIC_PREFIX", "prod-")
+    monkeypatch.setenv("TRACKER_PROCESSING_GUARANTEE", "exactly_once")
+    s = Settings()
+    assert s.bootstrap_servers == ["k1:9093", "k2:9093"]
+    assert s.faust_broker == ["kafka://k1:9093", "kafka://k2:9093"]
+    assert s.partitions == 12
+    assert s.topic("dead_letters") == "prod-tournament-events-dead-letters"
+    assert set(s.output_topics.values()) == {
+        "prod-norm-alerts",
+        "prod-title-alerts",
+        "prod-ignorable-games",
+        "prod-round-summaries",
+    }
+    assert s.processing_guarantee == "exactly_once"
+    assert s.with_broker(None) is s
+    assert s.with_broker("kafka://x:1").bootstrap_servers == ["x:1"]
+
+
+def test_sasl_settings_reach_both_kinds_of_client() -> None:
+    s = Settings(
+        security_protocol="SASL_PLAINTEXT",
+        sasl_mechanism="SCRAM-SHA-256",
+        sasl_username="tracker",
+        sasl_password="secret",
+    )  # type: ignore[arg-type]
+    kwargs = s.client_kwargs()
+    assert kwargs["sasl_mechanism"] == "SCRAM-SHA-256"
+    assert kwargs["sasl_plain_password"] == "secret"
+    creds = s.faust_credentials()
+    assert creds.username == "tracker"
+    assert creds.mechanism.value == "SCRAM-SHA-256"
+    assert "secret" not in repr(s)
+
+
+def test_schemas_describe_the_messages(tmp_path: Path) -> None:
+    written = write_schemas(tmp_path)
+    assert {p.name for p in written} == set(schemas())
+    for path in written:
+        schema = json.loads(path.read_text())
+        assert schema["$schema"].startswith("https://json-schema.org/")
+    inputs = json.loads((tmp_path / "input-event.schema.json").read_text())
+    kinds = {
+        d["properties"]["type"]["const"]
+        for d in inputs["$defs"].values()
+        if "type" in d.get("properties", {})
+    }
+    assert {"tournament_registered", "game_result", "result_corrected"} <= kinds
+    letter = DeadLetter(reason="r", field=None, raw="x", key=None, topic="t", partition=0, offset=1)
+    assert json.loads(letter.encode())["offset"] == 1
+
+
+def test_a_round_closed_event_is_tiny() -> None:
+    e = ev.RoundClosed(tournament_id="t", round=1)
+    assert encode_input(e) == b'{"type":"round_closed","tournament_id":"t","round":1}'
+    assert (
+        ev.TournamentRegistered(
+            tournament_id="t", start_date=date(2011, 1, 1), planned_rounds=9
+        ).type
+        == "tournament_registered"
+    )
+
+
+def test_doctests_of_the_streams_modules() -> None:
+    import doctest
+
+    import streams.records
+    import streams.settings
+
+    for module in (streams.settings, streams.records):
+        failed, tried = doctest.testmod(module)
+        assert tried
+        assert not failed
