@@ -27,8 +27,12 @@ class PlayerRound:
     reached: dict[Title, InterimRating]
 
 
-def context(state: TournamentState, up_to: int) -> Context:
-    cells = state.all_cells(up_to)
+def context(
+    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
+) -> Context:
+    """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
+    if cells is None:
+        cells = state.all_cells(up_to)
     return Context(
         tournament=state.tournament,
         players=dict(state.players),
@@ -116,7 +120,7 @@ def achieved_norms(
     state: TournamentState, up_to: int, rows: list[PlayerRound]
 ) -> dict[tuple[int, Title], Verdict]:
     """Every (player, title) with a norm from the rounds up to ``up_to``."""
-    ctx = context(state, up_to)
+    ctx = context(state, up_to, {row.player.rank: list(row.cells) for row in rows})
     found: dict[tuple[int, Title], Verdict] = {}
     for row in rows:
         titles = norm_titles(row.player)
