@@ -11,8 +11,8 @@ Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of it
    message, sends it on). Rate = messages / (last output - first output), from the records'
    broker timestamps, so start-up and group joins are left out. The ratio is the figure.
 2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
-   messages per second (default: half the tracker's measured throughput), each round's
-   messages shuffled across tournaments; for every (tournament, round), the time from
+   messages per second (default: half the tracker's measured throughput), in the order
+   ``--schedule`` gives (see :func:`schedule`); for every (tournament, round), the time from
    handing its last message to the producer to a subscriber receiving its ``round_finished``.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
@@ -268,15 +268,47 @@ def restart(s: Settings, old: Worker, events: list[ev.InputEvent], tmp: Path) ->
     }
 
 
-def latency(broker: str, events: list[ev.InputEvent], rate: float, tmp: Path) -> dict[str, Any]:
-    s = settings_for(broker, "latency")
-    by_round: dict[int, list[ev.InputEvent]] = {}
+def schedule(events: list[ev.InputEvent], mode: str) -> list[ev.InputEvent]:
+    """The order messages are published in the latency phase.
+
+    ``staggered``: a uniformly random interleaving of the tournaments' own sequences, as
+    when many events run at once but not in step (round ends spread over time);
+    ``lockstep``: every tournament's round r (shuffled together) before any round r + 1, so
+    round ends bunch up at the end of each round (a worst case)."""
+    rnd = random.Random(7)
+    if mode == "lockstep":
+        by_round: dict[int, list[ev.InputEvent]] = {}
+        for e in events:
+            by_round.setdefault(getattr(e, "round", 0), []).append(e)
+        out: list[ev.InputEvent] = []
+        for number in sorted(by_round):
+            batch = by_round[number]
+            if number:
+                rnd.shuffle(batch)
+            out.extend(batch)
+        return out
+    queues: dict[str, list[ev.InputEvent]] = {}
     for e in events:
-        by_round.setdefault(getattr(e, "round", 0), []).append(e)
-    shuffle = random.Random(7)
-    for number, batch in by_round.items():
-        if number:
-            shuffle.shuffle(batch)
+        queues.setdefault(e.tournament_id, []).append(e)
+    for q in queues.values():
+        q.reverse()
+    names = list(queues)
+    weights = [len(queues[n]) for n in names]
+    out = []
+    while names:
+        i = rnd.choices(range(len(names)), weights)[0]
+        out.append(queues[names[i]].pop())
+        weights[i] -= 1
+        if not weights[i]:
+            del names[i], weights[i]
+    return out
+
+
+def latency(
+    broker: str, events: list[ev.InputEvent], rate: float, tmp: Path, mode: str
+) -> dict[str, Any]:
+    s = settings_for(broker, "latency")
+    ordered = schedule(events, mode)
     expected = {(e.tournament_id, e.round) for e in events if isinstance(e, ev.GameResult)}
 
     async def run() -> list[float]:
@@ -306,18 +338,16 @@ def latency(broker: str, events: list[ev.InputEvent], rate: float, tmp: Path) ->
         listening = asyncio.create_task(subscribe())
         try:
             started = time.monotonic()
-            sent = 0
-            for number in sorted(by_round):
-                for e in by_round[number]:
-                    sent += 1
-                    ahead = started + sent / rate - time.monotonic()
-                    if ahead > 0:
-                        await asyncio.sleep(ahead)
-                    if number:
-                        last_sent[(e.tournament_id, number)] = time.time()
-                    await producer.send(
-                        s.topic("input"), key=e.tournament_id.encode(), value=encode_input(e)
-                    )
+            for sent, e in enumerate(ordered, 1):
+                ahead = started + sent / rate - time.monotonic()
+                if ahead > 0:
+                    await asyncio.sleep(ahead)
+                number = getattr(e, "round", 0)
+                if number:
+                    last_sent[(e.tournament_id, number)] = time.time()
+                await producer.send(
+                    s.topic("input"), key=e.tournament_id.encode(), value=encode_input(e)
+                )
             await producer.flush()
             await asyncio.wait_for(listening, timeout=600)
         finally:
@@ -357,6 +387,15 @@ def main() -> int:
     parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--rate", type=float, help="messages/s in the latency phase")
+    parser.add_argument(
+        "--latency-only", action="store_true", help="only the latency phase (needs --rate)"
+    )
+    parser.add_argument(
+        "--schedule",
+        choices=["staggered", "lockstep"],
+        default="staggered",
+        help="order of the messages in the latency phase (see schedule())",
+    )
     parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.passthrough_worker:
@@ -379,10 +418,19 @@ def main() -> int:
             f"input: {args.tournaments} round robins of {args.players} players, "
             f"{len(events)} messages ({games} game results), 4 partitions"
         )
+        if args.latency_only:
+            lat = latency(broker, events, args.rate or 100.0, tmp, args.schedule)
+            print(
+                f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
+                f"{args.rate} "
+                f"messages/s: median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, "
+                f"max {lat['max_ms']:.0f} ms over {lat['rounds']} rounds"
+            )
+            return 0
         core = core_only(events)
         t = throughput(broker, events, rounds, tmp)
         rate = args.rate or max(50.0, round(t["tracker_rate"] / 2))
-        lat = latency(broker, events, rate, tmp)
+        lat = latency(broker, events, rate, tmp, args.schedule)
 
     ratio = t["tracker_rate"] / t["pass_rate"]
     r = t["restart"]
@@ -392,7 +440,8 @@ def main() -> int:
     print(f"             ratio            {ratio:8.2f}   (target >= 0.8)")
     print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
     print(
-        f"latency      {args.tournaments} tournaments in flight at {rate:.0f} messages/s: "
+        f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
+        f"{rate:.0f} messages/s: "
         f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, "
         f"max {lat['max_ms']:.0f} ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
     )
