@@ -475,10 +475,6 @@ class _Search:
         self.win_suffix = [0] * (len(self.wins) + 1)
         for i in range(len(self.wins) - 1, -1, -1):
             self.win_suffix[i] = self.win_suffix[i + 1] + self.wins[i].rating
-        self.mandatory_titles = _titles(self.mandatory, False)
-        self.mandatory_feds = Counter(g.opponent.federation for g in self.mandatory)
-        self.mandatory_unrated = sum(1 for g in self.mandatory if g.opponent.rating is None)
-        self.leaves = 0
 
     def fewest_drops(self) -> list[NormGame] | None:
         spec = self.spec
@@ -528,7 +524,6 @@ class _Search:
         if not self._mix_possible(index, to_drop, dropped, rule):
             return None
         if to_drop == 0:
-            self.leaves += 1
             dropped_set = {id(g) for g in dropped}
             kept = [*self.mandatory, *(g for g in wins if id(g) not in dropped_set)]
             kept.sort(key=lambda g: g.rating)
