@@ -107,11 +107,9 @@ def attach(w: Wiring) -> Any:
 
     async def catch_up(tid: str, partition: int) -> None:
         """Replay a tournament's stored facts (and send their unacknowledged alerts)."""
-        started = time.monotonic()
         for outcome in processor.materialize(tid):
             await send(outcome, partition, tid.encode())
             await asyncio.sleep(0)
-        log.info("tournament %s replayed in %.3f s", tid, time.monotonic() - started)
 
     async def track(stream: Any) -> None:
         async for event in stream.events():

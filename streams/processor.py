@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import logging
+import time
 from collections.abc import Iterable, Iterator
 
 from streams.records import DeadLetter, SentMark, StoredFact, decode_stored, raw_text
@@ -246,6 +247,7 @@ class Processor:
         """Replay the tournament's waiting facts through the core, in steps of
         :data:`YIELD_EVERY` facts; each step's outcome holds the alerts of replayed facts
         that have no sent mark (to send again). Raises :exc:`Unreplayable`."""
+        started = time.monotonic()
         facts = self.pending.get(tid, [])
         unsent = self.unsent.get(tid, set())
         state = self.states.get(tid)
@@ -267,6 +269,12 @@ class Processor:
             self.states[tid] = state
         self.pending.pop(tid, None)
         self.unsent.pop(tid, None)
+        log.info(
+            "tournament %s: %d stored facts replayed in %.3f s",
+            tid,
+            len(facts),
+            time.monotonic() - started,
+        )
         yield Outcome(alerts=tuple(alerts), confirms=tuple(confirms))
 
     def resume(self, partition: int, offset: int) -> None:

@@ -1,6 +1,6 @@
 """Publishing a tournament file into the input topic round by round, as a live event would
 arrive: every event keyed by its tournament id, in file order, with a pause whenever the
-round number goes up."""
+round number changes (registrations go first, without a pause)."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ async def publish(
                 key, value = item
             else:
                 number = round_of(item)
-                if number > current:
+                if number and number != current:
                     if pace > 0 and current > 0:
                         await asyncio.gather(*pending)
                         pending.clear()
