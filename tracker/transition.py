@@ -52,14 +52,18 @@ def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[Tourname
     if isinstance(event, ev.PlayerRegistered):
         return _register_player(state, event), []
     if isinstance(event, ev.Pairing):
-        return _advance(_pair(state, event))
-    if isinstance(event, ev.Bye):
-        return _advance(_bye(state, event))
-    if isinstance(event, ev.GameResult):
-        return _advance(_result(state, event, correction=False))
-    if isinstance(event, ev.ResultCorrected):
-        return _advance(_result(state, event, correction=True))
-    return _advance(_close(state, event))
+        after = _pair(state, event)
+    elif isinstance(event, ev.Bye):
+        after = _bye(state, event)
+    elif isinstance(event, ev.GameResult):
+        after = _result(state, event, correction=False)
+    elif isinstance(event, ev.ResultCorrected):
+        after = _result(state, event, correction=True)
+    else:
+        after = _close(state, event)
+    if after is state:
+        return state, []  # a repeated fact: nothing to derive again
+    return _advance(after, event.round)
 
 
 # ----------------------------------------------------------------------------- facts
@@ -222,14 +226,16 @@ def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
 # ----------------------------------------------------------------------------- derived
 
 
-def _advance(state: TournamentState) -> tuple[TournamentState, Emitted]:
-    """Announce every round that has now finished, in order; if a fact changed an announced
-    round, re-evaluate the last announced round. Emit only what changed."""
+def _advance(state: TournamentState, touched: int) -> tuple[TournamentState, Emitted]:
+    """Announce every round that has now finished, in order; if a fact changed round
+    ``touched`` inside the announced rounds, re-evaluate the last announced round. A fact
+    of a round still being played derives nothing until its round finishes. Emit only what
+    changed."""
     out: Emitted = []
     finished = list(state.finished_rounds())
     last_finished = finished[-1] if finished else 0
     if last_finished <= state.announced:
-        if state.announced == 0:
+        if touched > state.announced:
             return state, out
         # a correction (or late fact) inside announced rounds
         return _evaluate(state, state.announced, announce=False)
