@@ -7,7 +7,7 @@ facts by :mod:`tracker.evaluation` whenever a round finishes or a result is corr
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 
 from tracker.editions import TitleRules
@@ -108,11 +108,13 @@ class TournamentState:
                 cells.setdefault(black, []).append(Cell(number, white, result[1]))
         return cells
 
-    def finished_rounds(self) -> Iterator[int]:
-        """Rounds that are complete, in order, stopping at the first that is not."""
-        number = 1
-        while number <= self.tournament.planned_rounds and self.round(number).complete(
+    def finished_after(self, announced: int) -> int:
+        """The last round of the unbroken run of complete rounds that follows round
+        ``announced`` (itself when the next round is not complete). Announced rounds stay
+        complete: their pairings and byes are frozen and a correction replaces a result."""
+        number = announced
+        while number < self.tournament.planned_rounds and self.round(number + 1).complete(
             self.players
         ):
-            yield number
             number += 1
+        return number

@@ -232,8 +232,7 @@ def _advance(state: TournamentState, touched: int) -> tuple[TournamentState, Emi
     of a round still being played derives nothing until its round finishes. Emit only what
     changed."""
     out: Emitted = []
-    finished = list(state.finished_rounds())
-    last_finished = finished[-1] if finished else 0
+    last_finished = state.finished_after(state.announced)
     if last_finished <= state.announced:
         if touched > state.announced:
             return state, out
