@@ -14,7 +14,6 @@ live page work on any worker: each follows every output topic.
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections.abc import Callable
@@ -193,7 +192,7 @@ def register(w: Wiring) -> AlertFeed:
                     continue
                 seq, _, text = entry
                 await stream.write(f"id: {seq}\ndata: {text}\n\n".encode())
-        except (ConnectionResetError, asyncio.CancelledError):
+        except ConnectionResetError:  # the client left
             pass
         return stream
 

@@ -38,7 +38,19 @@ def test_federation_filter_and_webhook(pipeline: Pipeline) -> None:
     }
     assert {json.loads(a)["type"] for a in srb.values()} >= {"title_rating_reached"}
     pipeline.start_worker("w1")
-    pipeline.publish(load(SEED))
+    published = subprocess.run(
+        [sys.executable, "-m", "tracker", "publish", str(SEED), "--progress"],
+        check=True,
+        env=pipeline.env(),
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    total = len(load(SEED))
+    progress = [line for line in published.stderr.splitlines() if " events (" in line]
+    assert len(progress) >= 10  # one line per 10 % off a terminal
+    assert progress[-1] == f"{SEED}: {total}/{total} events (100 %), round 11"
     pipeline.wait_alerts(lambda seen: set(want) <= set(seen), "every alert")
 
     lines = alerts_cli(pipeline, "--federation", "srb", "--format", "jsonl").splitlines()
