@@ -130,7 +130,10 @@ ROUTES: tuple[Route, ...] = (
         "The live page",
         "Standings, crosstable, live ratings, norms and alerts of a tournament (`?t=ID`), "
         "updated as alerts arrive. One HTML file with plain JavaScript.",
-        (Param("t", "query", "tournament id (default: the first one)"),),
+        (
+            Param("t", "query", "tournament id (default: the first one)"),
+            Param("federation", "query", "only alerts about players of these federations"),
+        ),
         media=("text/html",),
     ),
 )

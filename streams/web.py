@@ -67,6 +67,16 @@ def register(w: Wiring) -> AlertFeed:
     feed = AlertFeed(w.settings)
     live_page = files("streams").joinpath("static/live.html").read_bytes()
     api = json.dumps(document(), indent=1).encode()
+    answered: dict[tuple[str, ...], tuple[TournamentState, bytes]] = {}
+    """The last JSON body per view and tournament, with the state it was made from: every
+    viewer of a live page asks again after each alert, and the state only changes with a
+    fact, so the answer is made once per state."""
+
+    def once(key: tuple[str, ...], state: TournamentState, make: Callable[[], str]) -> bytes:
+        hit = answered.get(key)
+        if hit is None or hit[0] is not state:
+            hit = answered[key] = (state, make().encode())
+        return hit[1]
 
     async def elsewhere(request: Any, tid: str) -> aioweb.Response | None:
         """The answer of the worker owning ``tid``, if that is another worker."""
@@ -75,6 +85,7 @@ def register(w: Wiring) -> AlertFeed:
         try:
             url = app.router.external_topic_key_store(w.input, tid.encode())
         except Exception:  # no assignment known (yet): this worker answers
+            log.debug("no owner known for %r; answering here", tid, exc_info=True)
             return None
         here = app.conf.canonical_url
         if (url.host, url.port) == (here.host, here.port):
@@ -144,20 +155,26 @@ def register(w: Wiring) -> AlertFeed:
             )
         return _json(cert.model_dump_json())
 
+    def card_answer(state: TournamentState, _r: Any, match: dict[str, str]) -> aioweb.Response:
+        rank = rank_of(state, match["player"])
+        key = ("card", state.tournament.id, str(rank))
+        return _json(once(key, state, lambda: player_card(state, rank).model_dump_json()))
+
     tournament_view(
         "/api/tournaments/{tournament_id}",
         lambda state, _r, _m: _json(summary(state).model_dump_json()),
     )
     tournament_view(
         "/api/tournaments/{tournament_id}/standings",
-        lambda state, _r, _m: _json(standings(state).model_dump_json()),
-    )
-    tournament_view(
-        "/api/tournaments/{tournament_id}/players/{player}",
-        lambda state, _r, m: _json(
-            player_card(state, rank_of(state, m["player"])).model_dump_json()
+        lambda state, _r, _m: _json(
+            once(
+                ("standings", state.tournament.id),
+                state,
+                lambda: standings(state).model_dump_json(),
+            )
         ),
     )
+    tournament_view("/api/tournaments/{tournament_id}/players/{player}", card_answer)
     tournament_view("/api/tournaments/{tournament_id}/players/{player}/certificate", cert_answer)
 
     async def tournaments(self: Any, request: Any) -> aioweb.Response:

@@ -161,3 +161,45 @@ async def test_the_feed_forgets_the_oldest_beyond_its_size() -> None:
     for i in range(5):
         await feed.add(json.dumps({"alert_id": f"a{i}", "type": "x"}).encode())
     assert list(feed.entries) == ["a2", "a3", "a4"]
+
+
+def test_peek_replays_waiting_facts_into_a_copy() -> None:
+    from streams.processor import Processor
+    from tracker.views import standings
+
+    live = Processor(topic="in")
+    stored = []
+    events = load(SEED)
+    for offset, event in enumerate(events):
+        outcome = live.handle(event.tournament_id.encode(), encode_input(event), 0, offset)
+        if outcome.fact is not None:
+            stored.append(outcome.fact.encode())
+    taken_over = Processor(topic="in")
+    taken_over.rebuild(0, len(events), stored)
+    assert taken_over.tournaments() == [TID]
+    assert TID in taken_over.pending
+    state = taken_over.peek(TID)
+    assert state is not None
+    assert standings(state) == standings(live.states[TID])
+    assert TID in taken_over.pending, "peeking must not replay the facts for the agent"
+    assert taken_over.peek("nope") is None
+
+
+async def test_answers_follow_new_facts(wiring: Wiring) -> None:
+    from tracker import events as ev
+
+    path = f"/api/tournaments/{TID}/standings"
+    async with TestClient(TestServer(wiring.app.web.web_app)) as client:
+        first = await (await client.get(path)).json()
+        assert await (await client.get(path)).json() == first
+        last = next(
+            e for e in reversed(load(SEED)) if isinstance(e, ev.GameResult) and e.round == 11
+        )
+        flipped = "0-1" if last.result == "1-0" else "1-0"
+        fix = ev.ResultCorrected(**{**last.model_dump(exclude={"type"}), "result": flipped})
+        assert wiring.processor is not None
+        wiring.processor.handle(TID.encode(), encode_input(fix), 0, len(load(SEED)))
+        second = await (await client.get(path)).json()
+    scores = {r["player"]["rank"]: r["score"] for r in first["rows"]}
+    again = {r["player"]["rank"]: r["score"] for r in second["rows"]}
+    assert {r for r in scores if scores[r] != again[r]} == {last.white, last.black}
