@@ -40,6 +40,7 @@ class AlertFeed:
         self.last = 0
         self.changed = asyncio.Condition()
         self.task: asyncio.Task[None] | None = None
+        self.closed = False
 
     def start(self) -> None:
         """Start following the topics (once; called on the first client)."""
@@ -47,6 +48,11 @@ class AlertFeed:
             self.task = asyncio.get_running_loop().create_task(self._follow())
 
     async def stop(self) -> None:
+        """Stop following, and end every :meth:`read` (the worker is shutting down: its web
+        server waits for open streams to end)."""
+        self.closed = True
+        async with self.changed:
+            self.changed.notify_all()
         if self.task is not None:
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -86,8 +92,8 @@ class AlertFeed:
     ) -> AsyncIterator[Entry | None]:
         """Matching entries with a sequence number above ``after``, oldest first, then new
         ones as they come; ``None`` after ``heartbeat`` seconds without one (so the caller
-        can send a keep-alive and notice a client that left)."""
-        while True:
+        can send a keep-alive and notice a client that left). Ends when the feed stops."""
+        while not self.closed:
             fresh = []
             for entry in reversed(self.entries.values()):
                 if entry[0] <= after:
@@ -99,7 +105,7 @@ class AlertFeed:
                     yield entry
             quiet = False
             async with self.changed:
-                if self.last <= after:
+                if self.last <= after and not self.closed:
                     try:
                         await asyncio.wait_for(self.changed.wait(), heartbeat)
                     except TimeoutError:

@@ -219,6 +219,10 @@ def register(w: Wiring) -> AlertFeed:
     async def live(self: Any, request: Any) -> aioweb.Response:
         return aioweb.Response(body=live_page, content_type="text/html", charset="utf-8")
 
+    async def stop_feed(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
+        await feed.stop()
+
+    app.on_before_shutdown.connect(stop_feed)
     page("/api/tournaments", name="/api/tournaments")(tournaments)
     page("/api/alerts", name="/api/alerts")(alerts)
     page("/openapi.json", name="/openapi.json")(openapi)

@@ -203,3 +203,16 @@ async def test_answers_follow_new_facts(wiring: Wiring) -> None:
     scores = {r["player"]["rank"]: r["score"] for r in first["rows"]}
     again = {r["player"]["rank"]: r["score"] for r in second["rows"]}
     assert {r for r in scores if scores[r] != again[r]} == {last.white, last.black}
+
+
+async def test_stopping_the_feed_ends_its_readers() -> None:
+    feed = AlertFeed(Settings(broker="kafka://127.0.0.1:9"))
+    await feed.add(b'{"alert_id": "a", "type": "x"}')
+
+    async def read_all() -> list[str]:
+        return [e[1]["alert_id"] async for e in feed.read(AlertFilter(), heartbeat=60) if e]
+
+    reader = asyncio.create_task(read_all())
+    await asyncio.sleep(0.05)
+    await feed.stop()
+    assert await asyncio.wait_for(reader, 2) == ["a"]
