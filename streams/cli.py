@@ -25,7 +25,14 @@ def register(sub: Any) -> None:
     worker.add_argument(
         "-l", "--loglevel", default="info", choices=["crit", "error", "warn", "info", "debug"]
     )
-    worker.add_argument("--web-port", type=int, help="serve Faust's web views on this port")
+    worker.add_argument(
+        "--web-port", type=int, help="serve the web views, the alert stream and /live on this port"
+    )
+    worker.add_argument(
+        "--web-host",
+        help="the name other workers reach this one by (default: $TRACKER_WEB_HOST or the host "
+        "name); requests for their tournaments are forwarded",
+    )
     worker.set_defaults(func=cmd_worker)
 
     publish = sub.add_parser(
@@ -120,6 +127,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.web_port:
         settings = settings.model_copy(update={"web_port": args.web_port})
+    if args.web_host:
+        settings = settings.model_copy(update={"web_host": args.web_host})
     wiring = build(settings)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
     try:

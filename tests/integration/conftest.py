@@ -144,13 +144,13 @@ class Pipeline:
         )
         return env
 
-    def start_worker(self, name: str, *options: str, **env: str) -> Worker:
+    def start_worker(self, name: str, *options: str) -> Worker:
         log = self.tmp / f"{name}.log"
         proc = subprocess.Popen(
             [sys.executable, "-m", "tracker", "worker", "-l", "info", *options],
             stdout=log.open("wb"),
             stderr=subprocess.STDOUT,
-            env={**self.env(), **env},
+            env=self.env(),
             cwd=self.tmp,
         )
         worker = Worker(name, proc, log)

@@ -18,8 +18,8 @@ def test_requests_reach_the_owner(pipeline: Pipeline, tmp_path: Path) -> None:
     tournaments = {e.tournament_id for e in events}
     ports = [free_port(), free_port()]
     workers = [
-        # TRACKER_WEB_HOST: the canonical URL the other worker forwards requests to
-        pipeline.start_worker(f"w{i}", "--web-port", str(p), TRACKER_WEB_HOST="127.0.0.1")
+        # --web-host: the name the other worker forwards requests to
+        pipeline.start_worker(f"w{i}", "--web-port", str(p), "--web-host", "127.0.0.1")
         for i, p in enumerate(ports)
     ]
     for w in workers:
