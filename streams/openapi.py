@@ -67,7 +67,7 @@ ROUTES: tuple[Route, ...] = (
         "Routed to the worker that owns the tournament's partition.",
         (TID,),
         TournamentSummary,
-        errors=(404,),
+        errors=(404, 503),
     ),
     Route(
         "/api/tournaments/{tournament_id}/standings",
@@ -76,7 +76,7 @@ ROUTES: tuple[Route, ...] = (
         "norms in force, and every round's cell.",
         (TID,),
         Standings,
-        errors=(404,),
+        errors=(404, 503),
     ),
     Route(
         "/api/tournaments/{tournament_id}/players/{player}",
@@ -85,7 +85,7 @@ ROUTES: tuple[Route, ...] = (
         "every norm title the player could gain the best attempt with its evidence.",
         (TID, PLAYER),
         PlayerCard,
-        errors=(404,),
+        errors=(404, 503),
     ),
     Route(
         "/api/tournaments/{tournament_id}/players/{player}/certificate",
@@ -105,7 +105,7 @@ ROUTES: tuple[Route, ...] = (
         ),
         NormCertificate,
         media=("application/json", "text/html", "application/pdf"),
-        errors=(400, 404),
+        errors=(400, 404, 503),
     ),
     Route(
         "/api/alerts",
@@ -180,7 +180,11 @@ def document() -> dict[str, Any]:
         responses: dict[str, Any] = {"200": {"description": "OK", "content": content}}
         for status in route.errors:
             responses[str(status)] = {
-                "description": {400: "Bad parameter", 404: "Not found"}[status],
+                "description": {
+                    400: "Bad parameter",
+                    404: "Not found",
+                    503: "The worker holding the tournament cannot be reached",
+                }[status],
                 "content": {"application/json": {"schema": {"$ref": REF.format(model="Problem")}}},
             }
         parameters = []

@@ -20,6 +20,7 @@ from collections.abc import Callable
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
 
+from aiohttp import ClientError
 from aiohttp import web as aioweb
 
 from streams.feed import AlertFeed
@@ -91,13 +92,16 @@ def register(w: Wiring) -> AlertFeed:
         if (url.host, url.port) == (here.host, here.port):
             return None
         target = request.url.with_host(url.host).with_port(url.port)
-        async with app.http_client.get(target, headers={ROUTED: "1"}) as answer:
-            return aioweb.Response(
-                body=await answer.read(),
-                status=answer.status,
-                content_type=answer.content_type,
-                headers=CORS,
-            )
+        try:
+            async with app.http_client.get(target, headers={ROUTED: "1"}) as answer:
+                return aioweb.Response(
+                    body=await answer.read(),
+                    status=answer.status,
+                    content_type=answer.content_type,
+                    headers=CORS,
+                )
+        except (ClientError, TimeoutError) as exc:
+            return _problem(503, f"tournament_id: the worker at {url} holding {tid!r}: {exc}")
 
     def tournament_view(
         path: str, answer: Callable[[TournamentState, Any, dict[str, str]], aioweb.Response]

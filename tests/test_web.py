@@ -216,3 +216,16 @@ async def test_stopping_the_feed_ends_its_readers() -> None:
     await asyncio.sleep(0.05)
     await feed.stop()
     assert await asyncio.wait_for(reader, 2) == ["a"]
+
+
+async def test_a_tournament_held_by_an_unreachable_worker(
+    wiring: Wiring, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from yarl import URL
+
+    monkeypatch.setattr(
+        wiring.app.router, "external_topic_key_store", lambda topic, key: URL("http://127.0.0.1:9")
+    )
+    status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
+    assert (status, kind) == (503, "application/json")
+    assert "the worker at http://127.0.0.1:9 holding" in json.loads(body)["error"]
