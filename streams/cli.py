@@ -25,7 +25,14 @@ def register(sub: Any) -> None:
     worker.add_argument(
         "-l", "--loglevel", default="info", choices=["crit", "error", "warn", "info", "debug"]
     )
-    worker.add_argument("--web-port", type=int, help="serve Faust's web views on this port")
+    worker.add_argument(
+        "--web-port", type=int, help="serve the web views, the alert stream and /live on this port"
+    )
+    worker.add_argument(
+        "--web-host",
+        help="the name other workers reach this one by (default: $TRACKER_WEB_HOST or the host "
+        "name); requests for their tournaments are forwarded",
+    )
     worker.set_defaults(func=cmd_worker)
 
     publish = sub.add_parser(
@@ -36,6 +43,9 @@ def register(sub: Any) -> None:
     publish.add_argument(
         "--pace", type=float, default=0.0, metavar="SECONDS", help="pause between rounds"
     )
+    from tracker.cli import progress_flag
+
+    progress_flag(publish)
     publish.add_argument(
         "--repeat",
         type=int,
@@ -65,6 +75,28 @@ def register(sub: Any) -> None:
         help="only these output topics (repeatable; default: all)",
     )
     alerts.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    alerts.add_argument(
+        "--federation",
+        action="append",
+        metavar="FED",
+        help="only alerts about players of this federation (repeatable, or FED1,FED2): the "
+        "title-threshold and norm alerts a federation follows",
+    )
+    alerts.add_argument(
+        "--tournament", action="append", metavar="ID", help="only these tournaments (repeatable)"
+    )
+    alerts.add_argument(
+        "--type",
+        action="append",
+        metavar="TYPE",
+        help="only these alert types, e.g. norm_achieved (repeatable)",
+    )
+    alerts.add_argument(
+        "--webhook",
+        metavar="URL",
+        help="POST each alert to URL, signed with $TRACKER_WEBHOOK_SECRET (HMAC-SHA256), with "
+        "retries; prints one line per delivery instead of the alerts",
+    )
     alerts.set_defaults(func=cmd_alerts)
 
     dead = sub.add_parser("dead-letters", help="print the refused input messages")
@@ -95,6 +127,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.web_port:
         settings = settings.model_copy(update={"web_port": args.web_port})
+    if args.web_host:
+        settings = settings.model_copy(update={"web_host": args.web_host})
     wiring = build(settings)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
     try:
@@ -108,12 +142,18 @@ def cmd_publish(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
 
     from streams.publish import load, publish
+    from tracker.cli import Progress
 
     settings = _settings(args)
     events = load(args.file)
+    progress = Progress(args.file, len(events) * args.repeat, args.progress, quiet_stdout=True)
+    current = 0
 
     def announce(number: int) -> None:
-        print(f"round {number} …", file=sys.stderr, flush=True)
+        nonlocal current
+        current = number
+        if not progress.enabled:
+            print(f"round {number} …", file=sys.stderr, flush=True)
 
     started = time.monotonic()
     try:
@@ -123,11 +163,14 @@ def cmd_publish(args: argparse.Namespace) -> int:
                 settings,
                 pace=args.pace,
                 repeat=args.repeat,
-                on_round=announce if args.pace else None,
+                on_round=announce if args.pace or progress.enabled else None,
+                on_sent=lambda n: progress.update(n, current),
             )
         )
     except KafkaError as exc:
         return _fail(f"{settings.broker}: {exc}")
+    finally:
+        progress.close()
     tournaments = len({e.tournament_id for e in events})
     print(
         f"published {sent} messages ({tournaments} tournament(s)) to "
@@ -141,27 +184,62 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
 
     from streams.subscriber import alerts
+    from tracker.alert_filter import AlertFilter
     from tracker.report import story
 
     settings = _settings(args)
+    wanted = AlertFilter.of(args.tournament, args.type, args.federation)
+    if args.webhook and settings.webhook_secret is None:
+        return _fail("--webhook: set TRACKER_WEBHOOK_SECRET to the secret shared with the receiver")
+    failed = 0
 
-    async def run() -> None:
+    async def chosen() -> Any:
         async for alert in alerts(
             settings, args.audience, follow=args.follow, timeout=args.timeout, idle=args.idle
         ):
+            if wanted.matches(alert.model_dump(mode="json")):
+                yield alert
+
+    async def run() -> None:
+        async for alert in chosen():
             if args.format == "jsonl":
                 print(alert.model_dump_json(), flush=True)
             else:
                 for line in story([alert], top=args.top):
                     print(line, flush=True)
 
+    async def post() -> None:
+        from streams.webhook import Deliverer
+
+        nonlocal failed
+        assert settings.webhook_secret is not None
+        deliverer = Deliverer(
+            args.webhook,
+            settings.webhook_secret.get_secret_value().encode(),
+            attempts=settings.webhook_attempts,
+            backoff=settings.webhook_backoff,
+        )
+
+        async def bodies() -> Any:
+            async for alert in chosen():
+                yield alert.alert_id, alert.type, alert.model_dump_json().encode()
+
+        async for outcome in deliverer.run(bodies()):
+            verdict = "delivered" if outcome.delivered else "FAILED"
+            print(
+                f"{verdict} {outcome.alert_id} after {outcome.attempts} attempt(s)"
+                f" (HTTP {outcome.status})",
+                flush=True,
+            )
+            failed += not outcome.delivered
+
     try:
-        asyncio.run(run())
+        asyncio.run(post() if args.webhook else run())
     except KafkaError as exc:
         return _fail(f"{settings.broker}: {exc}")
     except KeyboardInterrupt:
         return 0
-    return 0
+    return 1 if failed else 0
 
 
 def cmd_dead_letters(args: argparse.Namespace) -> int:

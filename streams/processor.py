@@ -161,6 +161,23 @@ class Processor:
         self.partition_of[tid] = fact.partition
         self.last_fact[fact.partition] = fact.offset
 
+    # ------------------------------------------------------------------ reading
+
+    def tournaments(self) -> list[str]:
+        """The tournaments this worker holds (live or waiting to be replayed)."""
+        return sorted(set(self.states) | set(self.pending))
+
+    def peek(self, tid: str) -> TournamentState | None:
+        """The tournament's state after the last message handled, changing nothing: stored
+        facts still waiting to be replayed are applied to a copy (their alerts dropped)."""
+        state = self.states.get(tid)
+        for fact in self.pending.get(tid, ()):
+            try:
+                state, _ = apply(state, fact.event)
+            except Rejected:
+                return None
+        return state
+
     # ------------------------------------------------------------------ recovery
 
     def rebuild(self, partition: int, upto: int, stored: Iterable[bytes | str]) -> int:

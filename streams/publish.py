@@ -44,9 +44,11 @@ async def publish(
     pace: float = 0.0,
     repeat: int = 1,
     on_round: Callable[[int], None] | None = None,
+    on_sent: Callable[[int], None] | None = None,
 ) -> int:
     """Send the events (or raw ``(key, value)`` messages) to the input topic; returns the
-    number of messages sent. ``repeat`` sends every event that many times in a row."""
+    number of messages sent. ``repeat`` sends every event that many times in a row;
+    ``on_sent`` is told the number of messages handed to the producer so far."""
     topic = settings.topic("input")
     await ensure_topics(settings, [topic])
     sender = producer(settings)
@@ -72,6 +74,8 @@ async def publish(
             for _ in range(repeat):
                 pending.append(await sender.send(topic, value=value, key=key))
                 sent += 1
+                if on_sent:
+                    on_sent(sent)
         await asyncio.gather(*pending)
     finally:
         await sender.stop()

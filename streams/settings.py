@@ -83,6 +83,16 @@ class Settings(BaseSettings):
 
     web_port: int | None = None
     """The worker's web server port; ``None`` runs without it (needed for 2 workers on 1 host)."""
+    web_host: str | None = None
+    """The name other workers reach this one's web server by (Faust's ``canonical_url``
+    host; default: the host name); requests for another worker's tournament are forwarded."""
+
+    webhook_secret: SecretStr | None = None
+    """Shared secret of the webhook signature (``X-Tracker-Signature: sha256=<HMAC>``)."""
+    webhook_attempts: int = Field(default=6, ge=1)
+    """Deliveries tried per alert before giving up on it."""
+    webhook_backoff: float = Field(default=0.5, gt=0)
+    """Seconds before the first retry; doubled after each failure (capped at 30 s)."""
 
     # ------------------------------------------------------------------ derived
 

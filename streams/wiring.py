@@ -30,6 +30,8 @@ class Wiring:
     agent: Any = None
     processor: Processor | None = None
     """The agent's in-memory view (for tests and the benchmark)."""
+    feed: Any = None
+    """The web server's alert feed (:class:`streams.feed.AlertFeed`), when the web is on."""
 
 
 def make_app(settings: Settings) -> faust.App:
@@ -57,9 +59,14 @@ def make_app(settings: Settings) -> faust.App:
         recovery_consistency_check=settings.recovery_consistency_check,
         web_enabled=settings.web_port is not None,
         web_port=settings.web_port or 6066,
+        **_web_host(settings),
         consumer_auto_offset_reset="earliest",
         autodiscover=False,
     )
+
+
+def _web_host(settings: Settings) -> dict[str, Any]:
+    return {"web_host": settings.web_host} if settings.web_host else {}
 
 
 def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:
@@ -98,6 +105,10 @@ def build(settings: Settings | None = None) -> Wiring:
     from streams.agents import attach
 
     wiring.agent = attach(wiring)
+    if settings.web_port is not None:
+        from streams.web import register
+
+        wiring.feed = register(wiring)
     return wiring
 
 

@@ -73,15 +73,15 @@ def test_sasl_settings_reach_both_kinds_of_client() -> None:
         security_protocol="SASL_PLAINTEXT",
         sasl_mechanism="SCRAM-SHA-256",
         sasl_username="tracker",
-        sasl_password="secret",
+        sasl_password="pa55-w0rd",
     )  # type: ignore[arg-type]
     kwargs = s.client_kwargs()
     assert kwargs["sasl_mechanism"] == "SCRAM-SHA-256"
-    assert kwargs["sasl_plain_password"] == "secret"
+    assert kwargs["sasl_plain_password"] == "pa55-w0rd"
     creds = s.faust_credentials()
     assert creds.username == "tracker"
     assert creds.mechanism.value == "SCRAM-SHA-256"
-    assert "secret" not in repr(s)
+    assert "pa55-w0rd" not in repr(s)
 
 
 def test_schemas_describe_the_messages(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator
 from tracker import events as ev
 from tracker.state import TournamentState
 from tracker.transition import Rejected, apply
-from tracker.trf import TrfError, parse_trf, to_events
+from tracker.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -39,7 +39,28 @@ def read_events(text: str, name: str) -> list[Sourced]:
         events = to_events(trf)
     except TrfError as exc:
         raise InputError(f"{name}: {exc}") from None
-    return [Sourced(e, f"{name} (event {i})") for i, e in enumerate(events, 1)]
+    lines = {p.rank: p.line for p in trf.players}
+    return [Sourced(e, _trf_where(e, name, lines)) for e in events]
+
+
+def _trf_where(event: ev.InputEvent, name: str, lines: dict[int, int]) -> str:
+    """Where a TRF-made event comes from: ``x.trf:14`` for a player, ``x.trf:14, round 3
+    (columns 112-121)`` for a board or bye (the cell on the line of White, or of the player
+    with the bye); the header for the tournament.
+
+    >>> _trf_where(ev.Bye(tournament_id="t", round=2, player=3, kind="H"), "x.trf", {3: 9})
+    'x.trf:9, round 2 (columns 102-111)'
+    """
+    if isinstance(event, ev.PlayerRegistered):
+        return f"{name}:{lines.get(event.rank, 0)}"
+    rank = getattr(event, "white", None) or getattr(event, "player", None)
+    number = getattr(event, "round", None)
+    if number is None:
+        return f"{name} (header records)"
+    if rank is None:
+        return f"{name}, round {number}"
+    first = FIRST_CELL_COLUMN + CELL_WIDTH * (number - 1)
+    return f"{name}:{lines.get(rank, 0)}, round {number} (columns {first}-{first + CELL_WIDTH - 1})"
 
 
 def _looks_like_jsonl(text: str) -> bool:

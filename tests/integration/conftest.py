@@ -144,10 +144,10 @@ class Pipeline:
         )
         return env
 
-    def start_worker(self, name: str) -> Worker:
+    def start_worker(self, name: str, *options: str) -> Worker:
         log = self.tmp / f"{name}.log"
         proc = subprocess.Popen(
-            [sys.executable, "-m", "tracker", "worker", "-l", "info"],
+            [sys.executable, "-m", "tracker", "worker", "-l", "info", *options],
             stdout=log.open("wb"),
             stderr=subprocess.STDOUT,
             env=self.env(),

@@ -1,0 +1,134 @@
+"""The web views' data (tracker.views) on the seed tournaments, against seeds/README.md."""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from tracker import events as ev
+from tracker.replay import Replay, read_events
+from tracker.state import TournamentState
+from tracker.views import find_player, performance, player_card, standings
+
+SEEDS = Path(__file__).resolve().parent.parent / "seeds"
+
+
+def replayed(
+    name: str, last_round: int | None = None
+) -> tuple[TournamentState, list[ev.OutputEvent]]:
+    run = Replay()
+    alerts: list[ev.OutputEvent] = []
+    path = SEEDS / name
+    for item in read_events(path.read_text(encoding="utf-8"), path.name):
+        if last_round is not None and getattr(item.event, "round", 0) > last_round:
+            break
+        alerts.extend(run.feed(item))
+    return next(iter(run.states.values())), alerts
+
+
+def test_standings_of_the_round_robin() -> None:
+    state, alerts = replayed("gm-roundrobin-2011.trf")
+    table = standings(state)
+    assert table.round == 9
+    assert table.tournament.rounds_finished == 9
+    assert table.tournament.players == len(state.players) == len(table.rows)
+    top = table.rows[0]
+    # seeds/README.md a): IM Garrido Ruiz, 6½/9 against Ra 2466, 72 % -> dp 166, Rp 2632;
+    # every game counts, so the performance is the norm's Rp
+    assert (top.place, top.player.name, top.score) == (1, "Garrido Ruiz, Pablo", "6½")
+    assert top.performance == 2632
+    assert top.norms == ("GM",)
+    assert [r.norms for r in table.rows[1:]] == [()] * (len(table.rows) - 1)
+    # live ratings and changes are those of the last round_finished alert
+    last = [a for a in alerts if isinstance(a, ev.RoundFinished)][-1]
+    by_rank = {s.player.rank: s for s in last.standings}
+    for row in table.rows:
+        s = by_rank[row.player.rank]
+        assert (row.live_rating, row.rating_change, row.score) == (
+            s.live_rating,
+            s.rating_change,
+            s.score,
+        )
+
+
+def test_crosstable_cells_mirror_each_other() -> None:
+    state, _ = replayed("swiss-11r-secured-2013.trf")
+    rows = {r.player.rank: r for r in standings(state).rows}
+    opposite = {"1": "0", "0": "1", "=": "=", "+": "-", "-": "+"}
+    checked = 0
+    for rank, row in rows.items():
+        assert [c.round for c in row.cells] == list(range(1, 12))
+        for cell in row.cells:
+            if cell.opponent is None:
+                assert cell.colour is None
+                continue
+            back = rows[cell.opponent].cells[cell.round - 1]
+            assert back.opponent == rank
+            assert {cell.colour, back.colour} == {"w", "b"}
+            assert back.result == opposite[cell.result]
+            checked += 1
+    assert checked > 300
+
+
+def test_equal_scores_share_a_place() -> None:
+    state, _ = replayed("swiss-11r-secured-2013.trf")
+    rows = standings(state).rows
+    for before, after in itertools.pairwise(rows):
+        if before.score == after.score:
+            assert before.place == after.place
+        else:
+            assert after.place == rows.index(after) + 1
+
+
+def test_player_card_carries_the_norm_with_its_alert() -> None:
+    state, alerts = replayed("gm-roundrobin-2011.trf")
+    (norm,) = [a for a in alerts if isinstance(a, ev.NormAchieved)]
+    card = player_card(state, norm.player.rank)
+    assert (card.name, card.title, card.federation) == ("Garrido Ruiz, Pablo", "IM", "ESP")
+    assert card.fide_id == norm.player.fide_id
+    assert (card.rating, card.score, card.place, card.performance) == (2455, "6½", 1, 2632)
+    assert card.live_rating is not None
+    assert card.rating_change == card.live_rating - 2455
+    (gm,) = [n for n in card.norms if n.title == "GM"]
+    assert gm.achieved
+    assert gm.in_force
+    assert gm.alert_id == norm.alert_id
+    assert gm.evidence == norm.evidence
+    assert [n.title for n in card.norms] == ["GM"]  # an IM lacks only the GM norm
+
+
+def test_player_card_of_a_near_miss_says_what_is_missing() -> None:
+    state, _ = replayed("federation-fail-2011.trf")
+    card = player_card(state, 4)
+    gm = next(n for n in card.norms if n.title == "GM")
+    assert not gm.achieved
+    assert not gm.in_force
+    assert gm.alert_id is None
+    assert any(not r.met for r in gm.evidence.requirements)
+
+
+def test_player_card_mid_tournament_has_no_norm_yet() -> None:
+    state, _ = replayed("swiss-11r-secured-2013.trf", last_round=8)
+    card = player_card(state, 14)
+    assert card.round == 8
+    gm = next(n for n in card.norms if n.title == "GM")
+    assert not gm.in_force
+
+
+def test_players_are_found_by_start_rank_or_fide_id() -> None:
+    state, _ = replayed("gm-roundrobin-2011.trf")
+    fide_id = state.players[3].fide_id
+    assert find_player(state, "3") == 3
+    assert find_player(state, str(fide_id)) == 3
+    assert find_player(state, "999") is None
+
+
+def test_performance_leaves_out_forfeits_and_byes() -> None:
+    state, _ = replayed("forfeits-2012.trf")
+    cells = state.all_cells(state.announced)
+    for _rank, mine in cells.items():
+        played = [c for c in mine if c.opponent is not None and c.code.over_the_board]
+        if len(played) < len(mine):
+            assert performance(state, mine) == performance(state, played)
+            return
+    raise AssertionError("the seed has no forfeit or bye")
