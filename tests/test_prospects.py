@@ -7,9 +7,13 @@ from datetime import date
 from fractions import Fraction
 from pathlib import Path
 
+import pytest
+
 from tests.builders import tournament_events
 from tests.test_transition import RR, berger, correction, rr_events, run
 from tracker import events as ev
+from tracker import prospects
+from tracker.cli import main
 from tracker.evaluation import standings
 from tracker.prospects import Need, Outlook, Status
 from tracker.replay import Replay, read_events, replay
@@ -277,3 +281,38 @@ def test_standings_are_unchanged_by_prospects() -> None:
     Outlook(state, 5).all(secured=set())
     assert standings(state, 5) == before
     assert state.tournament.id == RR
+
+
+def test_a_round_robin_too_large_to_try_every_set_gives_a_bound(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """When a round robin has too many sets of counted games to try (here forced by a budget
+    of none), whether the norm is possible stays exact (winning every game decides it), and
+    the scores listed are those the bound does not rule out: never fewer than the exact ones
+    (player 9 of gm-roundrobin-2011 after round 6 needs 3/3)."""
+    state = seed_state("gm-roundrobin-2011.trf", 6)
+    monkeypatch.setattr(prospects, "EXACT_SUBSETS", 0)
+    p = Outlook(state, 6).prospect(9, Title.GM, secured=False)
+    assert p.status is Status.POSSIBLE
+    assert not p.exact
+    assert p.ways
+    assert p.ways[0].score <= 3
+    assert all(w.results == () for w in p.ways)
+    assert p.needs
+    assert len(p.remaining) == 3
+
+
+def test_check_prints_the_prospect_before_the_last_round(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = main(["check", str(SEEDS / "gm-roundrobin-2011.trf"), "--player", "9", "--round", "6"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert "GM norm prospect for IM Santoro, Matteo (ITA) after round 6: possible" in out
+    assert "   3/3: 1 Wrobel, Kacper, 1 Garrido Ruiz, Pablo, 1 Oberhuber, Lukas" in out
+    code = main(["check", str(SEEDS / "gm-roundrobin-2011.trf"), "--player", "9", "--round", "8"])
+    out = capsys.readouterr().out
+    assert "after round 8: out_of_reach" in out
+    assert "rating: no score in the remaining games" in out
+    code = main(["check", str(SEEDS / "gm-roundrobin-2011.trf"), "--player", "9"])
+    assert "prospect" not in capsys.readouterr().out  # the last round: nothing is left

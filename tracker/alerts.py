@@ -102,7 +102,8 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
                 score=score_text(w.score),
                 results=tuple(
                     ev.ProspectResult(opponent=player_ref(r.opponent), result=code.value)
-                    for r, code in zip(p.remaining, w.results, strict=True)
+                    # no results when the ways are a bound (no example)
+                    for r, code in zip(p.remaining, w.results, strict=False)
                 ),
             )
             for w in p.ways

@@ -622,9 +622,10 @@ def requirements(
     return spec
 
 
-def least_half_points(kept: Sequence[NormGame], spec: Requirements) -> int | None:
+def least_half_points(kept: Sequence[NormGame], spec: Requirements, mix: bool = True) -> int | None:
     """The fewest half points with which the games ``kept``, whatever their results, give
-    the norm; ``None`` when no score does (too few games, Ra below 1.48a, or the mix)."""
+    the norm; ``None`` when no score does (too few games, Ra below 1.48a, or the mix).
+    With ``mix=False`` the mix is not checked (a lower bound, cheaper)."""
     n = len(kept)
     if n < spec.min_games:
         return None
@@ -633,7 +634,7 @@ def least_half_points(kept: Sequence[NormGame], spec: Requirements) -> int | Non
     ra = _average(adjusted, n)
     if ra < spec.avg_min:
         return None
-    if not all(c.met for c in _mix_checks(ordered, raised, spec)):
+    if mix and not all(c.met for c in _mix_checks(ordered, raised, spec)):
         return None
     for half in range(2 * n + 1):
         need = needed_average(half, n, spec)
@@ -751,17 +752,31 @@ def _find(
     ctx: Context,
     rules: TitleRules,
     profile: _Profile | None = None,
+    first: bool = False,
 ) -> Verdict | None:
+    """The best attempt, or with ``first`` any achieved attempt (cheaper)."""
     counted, excluded, forfeit = games
     spec = _spec(title, player, ctx, rules)
     last = max((c.round for c in cells), default=0)
-    best = _best(_attempts(counted, excluded, last, spec, profile=profile), last)
+
+    def pick(attempts: Iterable[Verdict]) -> Verdict | None:
+        return next(iter(attempts), None) if first else _best(attempts, last)
+
+    best = pick(_attempts(counted, excluded, last, spec, profile=profile))
     if best is None and forfeit is not None and len(counted) < spec.min_games:
         # 1.42c: the player needed the forfeited game to make up the number of games
         with_forfeit = [*counted, forfeit]
         left_out = [i for i in excluded if i.round != forfeit.round]
-        best = _best(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False), last)
+        best = pick(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False))
     return best
+
+
+def norm_exists(
+    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+) -> bool:
+    """Whether :func:`find_norm` finds a norm, without choosing the best attempt."""
+    games = norm_games(player, cells, ctx, rules)
+    return _find(games, player, cells, title, ctx, rules, first=True) is not None
 
 
 def evaluate(

@@ -12,6 +12,10 @@ norm they lack, and whether any result still can.
   of the remaining games matters only for 1.42f; the prospect allows any order (the answer
   is "some order and these results give the norm"). Pairings of later rounds that arrived
   early are not used, so that the alerts do not depend on when facts arrive.
+  Whether the norm is possible at all is decided by the norm search on the record with every
+  remaining game won. The list of scores tries every set of counted games, so it is exact only
+  up to :data:`EXACT_SUBSETS` sets; a larger round robin (early rounds of 12 players and more)
+  gets the Swiss bound below, with its opponents known, until it is small enough.
 * **Swiss**: the opponents are unknown. The prospect lists, for each number of remaining games
   that may count and each score in them, the lowest average (1.47b rounding) those opponents
   must have, with ratings as the norm counts them: the 1.46d/e value for an unrated opponent,
@@ -49,6 +53,7 @@ from tracker.norms import (
     least_half_points,
     least_total,
     needed_average,
+    norm_exists,
     norm_games,
     open_checks,
     requirements,
@@ -63,6 +68,13 @@ SWISS_ASSUMPTION = (
     "remaining opponents at best the highest-rated players not yet met over the board, "
     "each counted at least at the 1.46c floor"
 )
+
+
+EXACT_SUBSETS = 2**10
+"""The most sets of counted games (wins so far that 1.42e could leave out, times remaining
+games that may count or not) a round-robin prospect tries one by one for its exact list of
+scores: every single round robin of up to 10 players and double one of up to 6, and larger
+ones in their later rounds."""
 
 
 class Status(enum.Enum):
@@ -110,12 +122,16 @@ class Prospect:
     status: Status
     games_left: int
     exact: bool
-    """``True`` for a round robin (the remaining opponents are known)."""
+    """Whether :attr:`ways` is exact: a round robin small enough to try every set of counted
+    games (:data:`EXACT_SUBSETS`). Whether the norm is possible at all is exact in every
+    round robin."""
     remaining: tuple[Remaining, ...] = ()
     ways: tuple[Way, ...] = ()
-    """Round robin: every score in the remaining games that can give the norm, lowest first."""
+    """Round robin: every score in the remaining games that can give the norm, lowest first;
+    with examples when :attr:`exact`, otherwise every score not ruled out by :attr:`needs`."""
     needs: tuple[Need, ...] = ()
-    """Swiss: the requirement per number of counted remaining games and score."""
+    """The requirement per number of counted remaining games and score: a Swiss, or a round
+    robin too large for :attr:`exact`."""
     open: tuple[Check, ...] = ()
     """The games and mix a record of every game will need, against the games so far."""
     reason: str = ""
@@ -202,7 +218,7 @@ class Outlook:
         player = self.state.players[rank]
         remaining = self._remaining(rank) if self.round_robin else ()
         left = len(remaining) if self.round_robin else self.games_left_swiss
-        base = Prospect(player, title, self.up_to, Status.OUT_OF_REACH, left, self.round_robin)
+        base = Prospect(player, title, self.up_to, Status.OUT_OF_REACH, left, False)
         if secured:
             return dataclasses.replace(base, status=Status.SECURED, reason="norm achieved")
         counted = self._counted(rank)
@@ -223,16 +239,38 @@ class Outlook:
         if not self.round_robin:
             needs = relaxed.needs() if detail else ()
             return dataclasses.replace(base, status=Status.POSSIBLE, needs=needs)
-        exact = _Exact(self, spec, player, title, counted, remaining)
-        found = exact.least(stop_at_first=not detail)
-        if found is None:
+        if not self._wins_all(rank, title, remaining):
             return dataclasses.replace(
                 base, reason="no results against the remaining opponents give the norm"
             )
-        ways = exact.ways(found) if detail else ()
-        return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways)
+        if not detail:
+            return dataclasses.replace(base, status=Status.POSSIBLE)
+        exact = _Exact(self, spec, player, title, counted, remaining)
+        if exact.subsets() <= EXACT_SUBSETS:
+            found = exact.least()
+            assert found is not None, "winning every game gives the norm, so some plan does"
+            return dataclasses.replace(
+                base, status=Status.POSSIBLE, exact=True, ways=exact.ways(found)
+            )
+        # too many sets of counted games to try: the scores the bound does not rule out
+        needs = relaxed.needs()
+        low = min(int(n.score * 2) for n in needs) if needs else 0
+        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
+        return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways, needs=needs)
 
     # ------------------------------------------------------------------ helpers
+
+    def _wins_all(self, rank: int, title: Title, remaining: Sequence[Remaining]) -> bool:
+        """Round robin: whether winning every remaining game gives the norm. A better result
+        never hurts (a kept game's points only help, a game left out may be anything), so
+        this decides whether any results can. The order is free, so the games after the
+        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway."""
+        cells = list(self.cells.get(rank, []))
+        cells += [
+            Cell(self.up_to + i, r.opponent.rank, Code.WIN) for i, r in enumerate(remaining, 1)
+        ]
+        player = self.state.players[rank]
+        return norm_exists(player, cells, title, self.ctx, self.rules)
 
     def _counted(self, rank: int) -> list[NormGame]:
         if rank not in self._games:
@@ -617,7 +655,12 @@ class _Exact:
                 if rest and self.cut:
                     yield kept, (), rest + excluded, True
 
-    def least(self, stop_at_first: bool) -> _Plan | None:
+    def subsets(self) -> int:
+        wins = sum(1 for g in self.counted if g.won) if self.drop_wins else 0
+        return 1 << (wins + len(self.futures))
+
+    def least(self) -> _Plan | None:
+        """The plan with the fewest points from the remaining games."""
         best: _Plan | None = None
         games = dict(self.futures)
         currents = list(self._current_choices())
@@ -627,7 +670,16 @@ class _Exact:
             spec = self.after_cut if cut else self.spec
             future = [games[i] for i in kept]
             for current, current_half in currents:
-                least = least_half_points([*current, *future], spec)
+                kept_games = [*current, *future]
+                # the rating alone first: the mix is dearer and only matters if it could win
+                bound = least_half_points(kept_games, spec, mix=False)
+                if bound is None or bound - current_half > 2 * len(kept):
+                    continue
+                if best is not None and max(0, bound - current_half) + 2 * len(wins) >= (
+                    best.least
+                ):
+                    continue
+                least = least_half_points(kept_games, spec)
                 if least is None:
                     continue
                 plan = _Plan(kept, max(0, least - current_half), wins, free)
@@ -635,8 +687,6 @@ class _Exact:
                     continue
                 if best is None or plan.least < best.least:
                     best = plan
-                    if stop_at_first:
-                        return best
         return best
 
     def ways(self, plan: _Plan) -> tuple[Way, ...]:
