@@ -7,6 +7,9 @@
    adversarial records (strong opponents, so the performance bounds pass, with title,
    federation and unrated mixes that fail only in combination), and the ratio against a
    plain search over every subset of won games for the smallest of them.
+3. The prospects of every player of the same Swiss after each round: the contention status
+   the transition computes for every (player, title), and the full prospect of those in
+   contention (what a ``norm_prospect`` entry carries).
 
 Run: ``.venv/bin/python bench/bench_norms.py`` (prints figures; no pass/fail).
 """
@@ -27,6 +30,7 @@ from tests.builders import FIDE_2009, record
 from tracker import events as ev
 from tracker.evaluation import achieved_norms, standings
 from tracker.norms import find_norm
+from tracker.prospects import Outlook
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES
 from tracker.transition import apply
@@ -229,7 +233,56 @@ def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
     )
 
 
+def bench_prospects(players: int = 500, rounds: int = 11) -> None:
+    """The prospects of every player after each round of the same Swiss: the contention
+    status of every (player, title) as the transition computes it, then the full prospect
+    (the table of averages) of those in contention, as a ``norm_prospect`` entry needs."""
+    groups = swiss_events(players, rounds)
+    state: TournamentState | None = None
+    for e in groups[0]:
+        state, _ = apply(state, e)
+    print(f"3. prospects in the {players}-player, {rounds}-round Swiss")
+    print(
+        f"   {'round':>5} {'pairs':>6} {'in contention':>13} {'status ms':>10} "
+        f"{'detail ms':>10} {'per contender':>14} {'entered':>8} {'left':>5}"
+    )
+    worst = 0.0
+    for r, events in enumerate(groups[1:], 1):
+        assert state is not None
+        for e in events:
+            state, out = apply(state, e)
+        entered = sum(1 for o in out if isinstance(o, ev.NormProspect) and o.status == "entered")
+        left = sum(
+            1
+            for o in out
+            if isinstance(o, ev.NormOutOfReach)
+            or (isinstance(o, ev.NormProspect) and o.status == "left")
+        )
+        secured = set(achieved_norms(state, r, standings(state, r)))
+        parts = []
+        for _ in range(3):
+            t0 = time.process_time()
+            view = Outlook(state, r)
+            found = view.all(secured)
+            t1 = time.process_time()
+            contenders = [k for k, p in found.items() if p.in_contention]
+            for rank, title in contenders:
+                view.prospect(rank, title, secured=False)
+            t2 = time.process_time()
+            parts.append((t2 - t0, t1 - t0, t2 - t1))
+        _, t_status, t_detail = min(parts)
+        worst = max(worst, t_status)
+        per = t_detail / len(contenders) * 1000 if contenders else 0.0
+        print(
+            f"   {r:>5} {len(found):>6} {len(contenders):>13} {t_status * 1000:>10.1f} "
+            f"{t_detail * 1000:>10.1f} {per:>11.2f} ms {entered:>8} {left:>5}"
+        )
+    print(f"   worst status pass: {worst * 1000:.1f} ms CPU")
+
+
 if __name__ == "__main__":
     bench_open()
     print()
     bench_worst_case()
+    print()
+    bench_prospects()

@@ -28,8 +28,12 @@ AUDIENCE_OF: dict[str, Audience] = {
     "title_rating_reached": "titles",
     "ignorable_games": "ignorable",
     "round_finished": "rounds",
+    "norm_prospect": "norms",
+    "norm_out_of_reach": "norms",
 }
-"""The output topic (by audience) of each alert type."""
+"""The output topic (by audience) of each alert type. Prospects go with the norm alerts:
+the same subscribers want them, and one topic keeps a player's ``norm_achieved`` before the
+``norm_prospect`` that says they left contention with it (order holds per partition)."""
 
 _INPUT_ADAPTER: TypeAdapter[ev.InputEvent] = TypeAdapter(ev.InputEvent)
 

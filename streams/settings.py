@@ -39,7 +39,7 @@ class Settings(BaseSettings):
     """Prepended to every topic name below (one broker, several pipelines)."""
     input_topic: str = "tournament-events"
     norm_topic: str = "norm-alerts"
-    """``norm_achieved`` and ``norm_revoked``."""
+    """``norm_achieved``, ``norm_revoked``, ``norm_prospect`` and ``norm_out_of_reach``."""
     title_topic: str = "title-alerts"
     """``title_rating_reached``."""
     ignorable_topic: str = "ignorable-games"

@@ -35,7 +35,7 @@ def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixt
     assert code == 0
     assert err == ""
     assert out.startswith("# Costa Brava Invitational 2011: edition fide-2009")
-    norm_lines = [line for line in out.splitlines() if "norm" in line]
+    norm_lines = [line for line in out.splitlines() if line.startswith("**") and "norm" in line]
     assert len(norm_lines) == 1
     (line,) = norm_lines
     assert "GM norm achieved" in line
@@ -49,6 +49,12 @@ def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixt
     assert "round 9 finished (last round)" in out
     # the norm is told after the last round's standings
     assert out.index("round 9 finished") < out.index("GM norm achieved")
+    # so is each player's entry into contention and exit from it
+    assert (
+        "   in contention for the GM norm: IM Garrido Ruiz, Pablo (ESP) — needs 5½/8 from the "
+        "remaining games" in out
+    )
+    assert "   GM norm out of reach: IM Santoro, Matteo (ITA) — rating" in out
 
 
 def jsonl_lines(out: str) -> list[dict[str, object]]:
@@ -65,10 +71,23 @@ def test_replay_jsonl_is_one_alert_per_line(capsys: pytest.CaptureFixture[str]) 
     objects = jsonl_lines(out)
     assert all(isinstance(o, dict) for o in objects)
     alerts = [from_jsonl(line) for line in out.splitlines()]
-    assert [a.type for a in alerts] == ["round_finished"] * 9 + ["norm_achieved"]
+    prospects = {"norm_prospect", "norm_out_of_reach"}
+    assert [a.type for a in alerts if a.type not in prospects] == ["round_finished"] * 9 + [
+        "norm_achieved"
+    ]
     # each line is exactly the wire form of the alert it parses to
     assert [a.model_dump_json() for a in alerts] == out.splitlines()
-    norm = alerts[-1]
+    # the winner enters contention after round 1 and leaves it with the norm, last of all
+    contention = [
+        (a.round, a.type, getattr(a, "status", None))
+        for a in alerts
+        if a.type in prospects and a.player.rank == 6  # type: ignore[union-attr]
+    ]
+    assert contention == [(1, "norm_prospect", "entered"), (9, "norm_prospect", "left")]
+    # the near miss (6/9, needed 6½) is out of reach once 6½ cannot be reached
+    (miss,) = [a for a in alerts if isinstance(a, ev.NormOutOfReach) and a.player.rank == 9]
+    assert (miss.round, miss.title) == (8, "GM")
+    norm = next(a for a in alerts if isinstance(a, ev.NormAchieved))
     assert isinstance(norm, ev.NormAchieved)
     assert (norm.player.rank, norm.player.name, norm.title) == (6, "Garrido Ruiz, Pablo", "GM")
     assert norm.evidence.performance == 2632
@@ -283,4 +302,5 @@ def test_python_m_tracker_replays_a_seed() -> None:
         check=False,
     )
     assert done.returncode == 0, done.stderr
-    assert [json.loads(line)["type"] for line in done.stdout.splitlines()][-1] == "norm_achieved"
+    types = [json.loads(line)["type"] for line in done.stdout.splitlines()]
+    assert [t for t in types if t in ("norm_achieved", "round_finished")][-1] == "norm_achieved"

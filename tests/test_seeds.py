@@ -103,3 +103,23 @@ def test_1_43_federation_failure_is_explained() -> None:
 
 def test_jsonl_seed_gives_the_same_alerts_as_its_trf() -> None:
     assert alerts("gm-roundrobin-2011.jsonl") == alerts("gm-roundrobin-2011.trf")
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_seed_norm_holders_leave_contention_with_their_norm(name: str) -> None:
+    """Each expected norm-holder entered contention before the norm and left it in the round
+    of the norm, with it; no one was told a norm was out of reach and then made it."""
+    found = alerts(name)
+    for round_, rank, title, *_ in EXPECTED[name]:
+        path = [
+            (a.type, a.round, getattr(a, "status", ""))
+            for a in found
+            if isinstance(a, ev.NormProspect | ev.NormOutOfReach | ev.NormAchieved)
+            and (a.player.rank, a.title) == (rank, title)
+        ]
+        assert path[0][0] == "norm_prospect"
+        assert path[0][2] == "entered"
+        assert path[0][1] < round_
+        assert path[-2:] == [("norm_achieved", round_, ""), ("norm_prospect", round_, "left")]
+    gone = {(a.player.rank, a.title) for a in found if isinstance(a, ev.NormOutOfReach)}
+    assert not gone & {(rank, title) for _, rank, title, *_ in EXPECTED[name]}

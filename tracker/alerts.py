@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from fractions import Fraction
 
 from tracker import events as ev
-from tracker.norms import NormGame, Verdict
+from tracker.norms import Check, NormGame, Verdict
 from tracker.players import Player
+from tracker.prospects import SWISS_ASSUMPTION, Prospect
 from tracker.results import Code
 
 
@@ -82,6 +84,44 @@ def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEv
     )
 
 
+def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
+    return tuple(
+        ev.Requirement(article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met)
+        for c in checks
+    )
+
+
+def prospect_detail(p: Prospect) -> ev.Prospect:
+    """The wire form of a player's prospect."""
+    return ev.Prospect(
+        exact=p.exact,
+        games_left=p.games_left,
+        remaining=tuple(player_ref(r.opponent) for r in p.remaining),
+        ways=tuple(
+            ev.ProspectWay(
+                score=score_text(w.score),
+                results=tuple(
+                    ev.ProspectResult(opponent=player_ref(r.opponent), result=code.value)
+                    # no results when the ways are a bound (no example)
+                    for r, code in zip(p.remaining, w.results, strict=False)
+                ),
+            )
+            for w in p.ways
+        ),
+        needs=tuple(
+            ev.ProspectNeed(
+                games=n.games,
+                score=score_text(n.score),
+                average=n.average,
+                best_available=n.best,
+            )
+            for n in p.needs
+        ),
+        open_requirements=requirements(p.open),
+        assumption="" if p.exact else SWISS_ASSUMPTION,
+    )
+
+
 def facts_digest(v: Verdict) -> str:
     """What a norm rests on: the games counted and left out, with their results."""
     counted = ",".join(f"{g.round}:{g.opponent.rank}:{g.code.value}" for g in v.counted)
@@ -89,4 +129,13 @@ def facts_digest(v: Verdict) -> str:
     return f"{counted}/{ignored}"
 
 
-__all__ = ["Code", "alert_id", "evidence", "facts_digest", "player_ref", "score_text"]
+__all__ = [
+    "Code",
+    "alert_id",
+    "evidence",
+    "facts_digest",
+    "player_ref",
+    "prospect_detail",
+    "requirements",
+    "score_text",
+]

@@ -4,7 +4,8 @@ This is the one module of ``tracker`` that reads files and prints; everything it
 pure.
 
 ``tracker replay FILE`` prints what a live tournament would have emitted; ``tracker check
-FILE --player N`` prints an arbiter's breakdown of a player's best norm attempt; ``tracker
+FILE --player N`` prints an arbiter's breakdown of a player's best norm attempt and, before
+the last round, the player's prospects (what the remaining rounds must bring); ``tracker
 certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML or PDF.
 """
 
@@ -18,12 +19,13 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref
+from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS
 from tracker.evaluation import norm_titles, verdict_for
+from tracker.prospects import Outlook
 from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
-from tracker.report import breakdown, story
+from tracker.report import breakdown, prospect, story
 from tracker.state import TournamentState
 from tracker.titles import Title
 
@@ -136,6 +138,19 @@ def cmd_check(args: argparse.Namespace) -> int:
             evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
         ):
             print(line)
+        if up_to < state.tournament.planned_rounds:
+            secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
+            p = Outlook(state, up_to).prospect(player.rank, title, secured)
+            print()
+            for line in prospect(
+                p.status.value,
+                p.reason,
+                prospect_detail(p),
+                player_ref(player),
+                title.value,
+                up_to,
+            ):
+                print(line)
     return 0
 
 

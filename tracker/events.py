@@ -262,6 +262,72 @@ class IgnorableGames(_Alert):
     games: tuple[IgnoredGame, ...]
 
 
+class ProspectNeed(_Event):
+    """Swiss: with ``score`` points from ``games`` remaining games that count for the norm,
+    their opponents must average at least ``average`` (ratings as the norm counts them,
+    1.47b rounding); ``best_available`` is what the strongest players not yet met average."""
+
+    games: int
+    score: str
+    average: int
+    best_available: int
+
+
+class ProspectResult(_Event):
+    opponent: PlayerRef
+    result: str
+    """The candidate's TRF letter: ``1``, ``=``, ``0``."""
+
+
+class ProspectWay(_Event):
+    """Round robin: ``score`` points from the remaining games can give the norm, for example
+    with ``results``."""
+
+    score: str
+    results: tuple[ProspectResult, ...]
+
+
+class Prospect(_Event):
+    """What the remaining rounds must bring (see ``tracker/prospects.py``)."""
+
+    exact: bool
+    """``True`` in a round robin: the remaining opponents are known and ``ways`` is exact."""
+    games_left: int
+    remaining: tuple[PlayerRef, ...]
+    """Round robin: the games still to play, by opponent's start rank (twice for an opponent
+    met twice more in a double round robin)."""
+    ways: tuple[ProspectWay, ...]
+    needs: tuple[ProspectNeed, ...]
+    open_requirements: tuple[Requirement, ...]
+    """What a record of every remaining game will need, against the games so far."""
+    assumption: str
+    """Swiss: what the requirements assume about the opponents still to come."""
+
+
+class NormProspect(_Alert):
+    """A player entered contention for a norm (it is still possible), or left it because the
+    norm was achieved; leaving because it became impossible is :class:`NormOutOfReach`."""
+
+    type: Literal["norm_prospect"] = "norm_prospect"
+    player: PlayerRef
+    title: str
+    status: Literal["entered", "left"]
+    in_contention: bool
+    reason: str
+    prospect: Prospect | None
+    """With ``entered``: what the remaining rounds must bring."""
+
+
+class NormOutOfReach(_Alert):
+    """A player in contention for a norm can no longer make it, whatever the results."""
+
+    type: Literal["norm_out_of_reach"] = "norm_out_of_reach"
+    player: PlayerRef
+    title: str
+    reason: str
+    open_requirements: tuple[Requirement, ...]
+
+
 class Standing(_Event):
     player: PlayerRef
     score: str
@@ -276,7 +342,13 @@ class RoundFinished(_Alert):
 
 
 OutputEvent = Annotated[
-    NormAchieved | NormRevoked | TitleRatingReached | IgnorableGames | RoundFinished,
+    NormAchieved
+    | NormRevoked
+    | TitleRatingReached
+    | IgnorableGames
+    | RoundFinished
+    | NormProspect
+    | NormOutOfReach,
     Field(discriminator="type"),
 ]
 OUTPUT_ADAPTER: TypeAdapter[OutputEvent] = TypeAdapter(OutputEvent)

@@ -268,9 +268,18 @@ def _unrated(games: Sequence[NormGame], raised: int, spec: _Spec) -> int:
     return count
 
 
-def _mix_checks(kept: Sequence[NormGame], raised: int, spec: _Spec) -> list[Check]:
-    n = len(kept)
-    rule = spec.mix(n, len({g.opponent.rank for g in kept}))
+def _mix_checks(
+    kept: Sequence[NormGame],
+    raised: int,
+    spec: _Spec,
+    games: int | None = None,
+    opponents: int | None = None,
+) -> list[Check]:
+    """The mix checks of ``kept``; with ``games`` (and ``opponents``), the numbers a record
+    of that length will need, against what ``kept`` has so far (for prospects)."""
+    n = len(kept) if games is None else games
+    distinct = len({g.opponent.rank for g in kept}) if opponents is None else opponents
+    rule = spec.mix(n, distinct)
     own = spec.player.federation
     checks: list[Check] = []
     titles = _titles(kept, rule.distinct_opponents)
@@ -593,6 +602,93 @@ class _Search:
         return True
 
 
+# ----------------------------------------------------------------------------- for prospects
+
+Requirements = _Spec
+"""Everything one title's norm needs for one player in one tournament (read-only)."""
+
+
+def requirements(
+    title: Title, player: Player, ctx: Context, rules: TitleRules, after_cut: bool = False
+) -> Requirements:
+    """The requirements of ``title``; ``after_cut`` for a record whose later games are left
+    out under 1.42f (at least :meth:`min_games_after_cut` games)."""
+    spec = _spec(title, player, ctx, rules)
+    if after_cut:
+        t = ctx.tournament
+        spec = dataclasses.replace(
+            spec, min_games=max(spec.min_games, rules.min_games_after_cut(t))
+        )
+    return spec
+
+
+def least_half_points(kept: Sequence[NormGame], spec: Requirements, mix: bool = True) -> int | None:
+    """The fewest half points with which the games ``kept``, whatever their results, give
+    the norm; ``None`` when no score does (too few games, Ra below 1.48a, or the mix).
+    With ``mix=False`` the mix is not checked (a lower bound, cheaper)."""
+    n = len(kept)
+    if n < spec.min_games:
+        return None
+    ordered = sorted(kept, key=lambda g: g.rating)
+    adjusted, raised = _adjusted([g.rating for g in ordered], spec)
+    ra = _average(adjusted, n)
+    if ra < spec.avg_min:
+        return None
+    if mix and not all(c.met for c in _mix_checks(ordered, raised, spec)):
+        return None
+    for half in range(2 * n + 1):
+        need = needed_average(half, n, spec)
+        if need is not None and ra >= need:
+            return half
+    return None
+
+
+def needed_average(half_points: int, games: int, spec: Requirements) -> int | None:
+    """The lowest Ra with which this score gives the norm (1.48, 1.48a); ``None`` below the
+    minimum score (1.49). Integers throughout, as the search computes it."""
+    if not _score_ok(half_points, games, spec.rules):
+        return None
+    return _needed_average(half_points, games, spec)
+
+
+def floor_adjusted(ratings: Sequence[int], spec: Requirements) -> int:
+    """The sum of ``ratings`` (ascending) with the lowest raised to the floor (1.46c)."""
+    return _adjusted(ratings, spec)[0]
+
+
+def least_total(need: int, games: int) -> int:
+    """The smallest sum of ratings whose average over ``games``, rounded as the norm's Ra is
+    (1.47b), reaches ``need``.
+
+    >>> least_total(2380, 9), _average(21416, 9), _average(21415, 9)
+    (21416, 2380, 2379)
+    """
+    total = need * games - games // 2
+    while _average(total - 1, games) >= need:
+        total -= 1
+    while _average(total, games) < need:
+        total += 1
+    return total
+
+
+def open_checks(
+    kept: Sequence[NormGame], spec: Requirements, games: int, opponents: int | None
+) -> list[Check]:
+    """What a record of ``games`` games will need, against what ``kept`` has so far."""
+    ordered = sorted(kept, key=lambda g: g.rating)
+    _, raised = _adjusted([g.rating for g in ordered], spec)
+    return [
+        Check(
+            spec.rules.articles["games"],
+            "games",
+            f"≥ {spec.min_games}",
+            str(len(kept)),
+            len(kept) >= spec.min_games,
+        ),
+        *_mix_checks(ordered, raised, spec, games, opponents),
+    ]
+
+
 def find_norm(
     player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
 ) -> Verdict | None:
@@ -656,17 +752,31 @@ def _find(
     ctx: Context,
     rules: TitleRules,
     profile: _Profile | None = None,
+    first: bool = False,
 ) -> Verdict | None:
+    """The best attempt, or with ``first`` any achieved attempt (cheaper)."""
     counted, excluded, forfeit = games
     spec = _spec(title, player, ctx, rules)
     last = max((c.round for c in cells), default=0)
-    best = _best(_attempts(counted, excluded, last, spec, profile=profile), last)
+
+    def pick(attempts: Iterable[Verdict]) -> Verdict | None:
+        return next(iter(attempts), None) if first else _best(attempts, last)
+
+    best = pick(_attempts(counted, excluded, last, spec, profile=profile))
     if best is None and forfeit is not None and len(counted) < spec.min_games:
         # 1.42c: the player needed the forfeited game to make up the number of games
         with_forfeit = [*counted, forfeit]
         left_out = [i for i in excluded if i.round != forfeit.round]
-        best = _best(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False), last)
+        best = pick(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False))
     return best
+
+
+def norm_exists(
+    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+) -> bool:
+    """Whether :func:`find_norm` finds a norm, without choosing the best attempt."""
+    games = norm_games(player, cells, ctx, rules)
+    return _find(games, player, cells, title, ctx, rules, first=True) is not None
 
 
 def evaluate(

@@ -48,6 +48,52 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
         elif isinstance(a, ev.IgnorableGames):
             games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
             yield f"   games left out of the {a.title} norm of {a.player.name}: {games}"
+        elif isinstance(a, ev.NormProspect) and a.prospect is not None:
+            summary = _summary(a.prospect)
+            yield f"   in contention for the {a.title} norm: {_name(a.player)} — {summary}"
+        elif isinstance(a, ev.NormOutOfReach):
+            yield f"   {a.title} norm out of reach: {_name(a.player)} — {a.reason}"
+
+
+def _summary(p: ev.Prospect) -> str:
+    """One line: the lowest score that can still give the norm."""
+    if p.exact and p.ways:
+        return f"needs {p.ways[0].score}/{p.games_left} from the remaining games"
+    full = [n for n in p.needs if n.games == p.games_left]
+    if full:
+        n = full[0]
+        return f"needs {n.score}/{n.games} against an average of at least {n.average}"
+    return "possible only with games left out (1.42e/f)"
+
+
+def prospect(
+    status: str, reason: str, p: ev.Prospect, player: ev.PlayerRef, title: str, after: int
+) -> Iterable[str]:
+    """What the remaining rounds must bring, after round ``after``."""
+    yield f"{title} norm prospect for {_name(player)} after round {after}: {status}"
+    if reason:
+        yield f"  {reason}"
+    if status != "possible" and not p.open_requirements:
+        return
+    if p.exact:
+        yield f"remaining games ({p.games_left}):"
+        for opponent in p.remaining:
+            yield f"  {_name(opponent)[:40]:<40} {opponent.rating or 'unrated'}"
+        if p.ways:
+            yield "scores from the remaining games that give the norm (with an example):"
+            for w in p.ways:
+                results = ", ".join(f"{r.result} {r.opponent.name}" for r in w.results)
+                yield f"  {w.score:>4}/{p.games_left}: {results}"
+    elif p.needs:
+        yield f"remaining games: {p.games_left}; assuming {p.assumption}"
+        yield "  counted  score  average at least  (best available)"
+        for n in p.needs:
+            yield f"  {n.games:>7}  {n.score:>5}  {n.average:>16}  ({n.best_available})"
+    if p.open_requirements:
+        yield "requirements over every game (needed for the full record, has so far):"
+        for r in p.open_requirements:
+            mark = "ok " if r.met else "   "
+            yield f"  {mark} {r.article:<7} {r.name:<36} needed {r.needed:<28} has {r.actual}"
 
 
 def breakdown(e: ev.NormEvidence, player: ev.PlayerRef, edition: str) -> Iterable[str]:

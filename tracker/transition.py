@@ -13,11 +13,20 @@ from types import MappingProxyType
 from typing import TypeVar
 
 from tracker import events as ev
-from tracker.alerts import alert_id, evidence, facts_digest, player_ref, score_text
+from tracker.alerts import (
+    alert_id,
+    evidence,
+    facts_digest,
+    player_ref,
+    prospect_detail,
+    requirements,
+    score_text,
+)
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
 from tracker.evaluation import achieved_norms, standings
 from tracker.players import Player, Sex
+from tracker.prospects import Outlook, Status
 from tracker.results import Code, format_result, parse_result
 from tracker.state import Round, TournamentState
 from tracker.titles import Title
@@ -349,6 +358,10 @@ def _evaluate(
     for key in [k for k in sent if k.startswith("rating:") and k not in reached_now]:
         del sent[key]  # a correction took the rating back below the level
 
+    out.extend(
+        _prospects(state, number, set(norms) if last or before_last_allowed else set(), sent)
+    )
+
     if announce:
         out.append(
             ev.RoundFinished(
@@ -377,6 +390,78 @@ def _evaluate(
         announced=max(state.announced, number) if announce else state.announced,
     )
     return new_state, out
+
+
+def _prospects(
+    state: TournamentState, number: int, secured: set[tuple[int, Title]], sent: dict[str, str]
+) -> Emitted:
+    """``norm_prospect`` when a player enters contention for a norm (it is still possible)
+    or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
+    ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
+    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id."""
+    t = state.tournament
+    edition = state.title_rules.name
+    view = Outlook(state, number)
+    out: Emitted = []
+    found = view.all(secured)
+    for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
+        key = f"prospect:{rank}:{title.value}"
+        left_key = f"prospect-left:{rank}:{title.value}"
+        if p.in_contention == (key in sent):
+            continue
+        if p.in_contention:
+            ident = alert_id(
+                t.id, "norm_prospect", rank, title.value, number, "entered", sent.get(left_key, "")
+            )
+            detail = view.prospect(rank, title, secured=False)
+            out.append(
+                ev.NormProspect(
+                    alert_id=ident,
+                    tournament_id=t.id,
+                    round=number,
+                    edition=edition,
+                    player=player_ref(p.player),
+                    title=title.value,
+                    status="entered",
+                    in_contention=True,
+                    reason="the norm is still possible",
+                    prospect=prospect_detail(detail),
+                )
+            )
+            sent[key] = ident
+            continue
+        alert: ev.NormProspect | ev.NormOutOfReach
+        if p.status is Status.SECURED:
+            ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
+            alert = ev.NormProspect(
+                alert_id=ident,
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                player=player_ref(p.player),
+                title=title.value,
+                status="left",
+                in_contention=False,
+                reason="norm achieved",
+                prospect=None,
+            )
+        else:
+            detail = view.prospect(rank, title, secured=False)
+            ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
+            alert = ev.NormOutOfReach(
+                alert_id=ident,
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                player=player_ref(p.player),
+                title=title.value,
+                reason=detail.reason,
+                open_requirements=requirements(detail.open),
+            )
+        out.append(alert)
+        sent[left_key] = ident
+        del sent[key]
+    return out
 
 
 # ----------------------------------------------------------------------------- helpers
