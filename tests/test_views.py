@@ -115,6 +115,29 @@ def test_player_card_mid_tournament_has_no_norm_yet() -> None:
     assert not gm.in_force
 
 
+def test_player_card_carries_the_prospect_while_in_contention() -> None:
+    """IM Santoro (rank 9) of the round robin: after round 6 only 3/3 in his last three games
+    gives the GM norm (tests/test_prospects.py has the arithmetic); after round 8 it is out of
+    reach; after the last round the card has no prospect."""
+    state, _ = replayed("gm-roundrobin-2011.trf", last_round=6)
+    (gm,) = player_card(state, 9).norms
+    assert gm.contention == "possible"
+    assert gm.prospect is not None
+    assert gm.prospect.exact
+    assert [o.name for o in gm.prospect.remaining] == [
+        "Wrobel, Kacper",
+        "Garrido Ruiz, Pablo",
+        "Oberhuber, Lukas",
+    ]
+    assert [w.score for w in gm.prospect.ways] == ["3"]
+    state, _ = replayed("gm-roundrobin-2011.trf", last_round=8)
+    (gm,) = player_card(state, 9).norms
+    assert (gm.contention, gm.prospect) == ("out_of_reach", None)
+    state, _ = replayed("gm-roundrobin-2011.trf")
+    (gm,) = player_card(state, 9).norms
+    assert (gm.contention, gm.prospect) == (None, None)
+
+
 def test_players_are_found_by_start_rank_or_fide_id() -> None:
     state, _ = replayed("gm-roundrobin-2011.trf")
     fide_id = state.players[3].fide_id

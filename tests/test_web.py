@@ -145,7 +145,8 @@ async def test_the_feed_drops_repeats_and_filters() -> None:
     everything = await take(AlertFilter())
     assert [a["alert_id"] for a in everything] == [json.loads(a)["alert_id"] for a in alerts]
     rou = await take(AlertFilter.of(federations=["ROU"]))
-    assert rou and {a["player"]["federation"] for a in rou} == {"ROU"}
+    assert rou
+    assert {a["player"]["federation"] for a in rou} == {"ROU"}
     rou_norms = await take(AlertFilter.of(federations=["ROU"], types=["norm_achieved"]))
     assert [(a["type"], a["player"]["name"]) for a in rou_norms] == [
         ("norm_achieved", "Dumitrescu, Radu")

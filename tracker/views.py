@@ -24,11 +24,12 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref, score_text
+from tracker.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.evaluation import PlayerRound, norm_titles, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
+from tracker.prospects import Outlook
 from tracker.state import TournamentState
 from tracker.titles import Title
 
@@ -94,6 +95,11 @@ class NormStatus(_View):
     """Announced by a ``norm_achieved`` alert and not revoked since."""
     alert_id: str | None
     evidence: ev.NormEvidence
+    contention: str | None = None
+    """Before the last round: ``possible``, ``secured`` or ``out_of_reach`` (see
+    ``tracker/prospects.py``); ``None`` once the tournament is over."""
+    prospect: ev.Prospect | None = None
+    """What the remaining rounds must bring, while the player is in contention."""
 
 
 class PlayerCard(_View):
@@ -231,10 +237,18 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
     place, row = next((pl, r) for pl, r in _rows(state) if r.player.rank == rank)
     statuses = []
     if up_to:
+        ongoing = up_to < state.tournament.planned_rounds
+        view = Outlook(state, up_to) if ongoing else None
         for title in norm_titles(player):
             verdict = verdict_for(state, rank, title, up_to)
             floor = state.title_rules.rating_floor[title]
             alert = state.sent.get(f"norm:{rank}:{title.value}")
+            outlook = None
+            if view is not None:
+                secured = verdict.achieved and state.title_rules.may_ignore_after_norm(
+                    state.tournament
+                )
+                outlook = view.prospect(rank, title, secured)
             statuses.append(
                 NormStatus(
                     title=title.value,
@@ -242,6 +256,10 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
                     in_force=alert is not None,
                     alert_id=alert,
                     evidence=evidence(verdict, verdict.raised, floor),
+                    contention=outlook.status.value if outlook else None,
+                    prospect=prospect_detail(outlook)
+                    if outlook is not None and outlook.in_contention
+                    else None,
                 )
             )
     return PlayerCard(
