@@ -158,7 +158,7 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
         for line in replay_jsonl(SEED)
         if json.loads(line).get("player", {}).get("federation") == "ROU"
     ]
-    assert {a["type"] for a in want} == {"norm_achieved"}
+    assert "norm_achieved" in {a["type"] for a in want}
     rou = asyncio.run(stream("federation=rou", len(want)))
     assert sorted(a["alert_id"] for a in rou) == sorted(a["alert_id"] for a in want)
     rounds = asyncio.run(stream(f"tournament={TID}&type=round_finished", 11))
