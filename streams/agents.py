@@ -19,7 +19,7 @@ from collections import defaultdict
 from typing import TYPE_CHECKING, Any
 
 from streams.kafka import read_range
-from streams.processor import YIELD_EVERY, Outcome, Processor, Unreplayable
+from streams.processor import YIELD_EVERY, FactBuffer, Outcome, Processor, Unreplayable
 from streams.records import AUDIENCE_OF, SentMark, encode_alert
 
 if TYPE_CHECKING:
@@ -33,6 +33,7 @@ def attach(w: Wiring) -> Any:
     processor = Processor(topic=w.input.get_topic_name())
     in_flight: dict[int, list[tuple[list[Any], tuple[str, ...]]]] = defaultdict(list)
     """Per partition: the send futures of alerts not yet acknowledged, with their facts."""
+    unstored = FactBuffer()
     declared = False
 
     async def declare() -> None:
@@ -49,8 +50,9 @@ def attach(w: Wiring) -> Any:
         w.facts[key.encode()] = value
 
     async def send(outcome: Outcome, partition: int, key: bytes | None) -> None:
-        if outcome.fact is not None:
-            write(outcome.fact.key(), outcome.fact.encode())
+        batch = unstored.add(outcome, partition)
+        if batch is not None:
+            write(batch.key(), batch.encode())
         futures = []
         for alert in outcome.alerts:
             topic = w.outputs[AUDIENCE_OF[alert.type]]
@@ -76,6 +78,7 @@ def attach(w: Wiring) -> Any:
 
     async def rebuild(partition: int, upto: int, from_start: bool = False) -> None:
         started = time.monotonic()
+        unstored.drop(partition)  # after the stored chain: re-read from the input
         await declare()
         if from_start:
             start = processor.restart(partition)

@@ -37,7 +37,14 @@ import logging
 import time
 from collections.abc import Iterable, Iterator
 
-from streams.records import DeadLetter, SentMark, StoredFact, decode_stored, raw_text
+from streams.records import (
+    DeadLetter,
+    FactBatch,
+    SentMark,
+    StoredFact,
+    decode_entries,
+    raw_text,
+)
 from tracker import events as ev
 from tracker.state import TournamentState
 from tracker.transition import Rejected, apply
@@ -46,6 +53,9 @@ log = logging.getLogger(__name__)
 
 YIELD_EVERY = 50
 """Facts replayed between two pauses of :meth:`Processor.materialize`."""
+
+BATCH_FACTS = 64
+"""Facts of a partition gathered into one table entry at most (see :class:`FactBuffer`)."""
 
 Alerts = tuple[ev.OutputEvent, ...]
 
@@ -222,27 +232,42 @@ class Processor:
         sent: set[str] = set()
         for raw in stored:
             try:
-                item = decode_stored(raw)
+                items = decode_entries(raw)
             except (ValueError, KeyError, TypeError):
                 log.warning("unreadable stored fact %r: ignored", raw)
                 continue
-            if item.partition != partition:
-                continue
-            if isinstance(item, SentMark):
-                sent.add(item.fact)
-                continue
-            if item.offset >= upto:
-                continue
-            if item.prev in facts and facts[item.prev] != item:
-                log.warning("partition %d: two stored facts follow offset %d", partition, item.prev)
-                return None, sent
-            facts[item.prev] = item
+            for item in items:
+                if not self._take(item, partition, upto, facts, sent):
+                    return None, sent
         chain = []
         cursor = -1
         while cursor in facts:
             chain.append(facts[cursor])
             cursor = facts[cursor].offset
         return chain, sent
+
+    @staticmethod
+    def _take(
+        item: StoredFact | SentMark,
+        partition: int,
+        upto: int,
+        facts: dict[int, StoredFact],
+        sent: set[str],
+    ) -> bool:
+        """File one stored item of a partition being rebuilt; ``False`` if two facts claim
+        the same place in the chain."""
+        if item.partition != partition:
+            return True
+        if isinstance(item, SentMark):
+            sent.add(item.fact)
+            return True
+        if item.offset >= upto:
+            return True
+        if item.prev in facts and facts[item.prev] != item:
+            log.warning("partition %d: two stored facts follow offset %d", partition, item.prev)
+            return False
+        facts[item.prev] = item
+        return True
 
     def overdue(self, partition: int) -> list[str]:
         """Tournaments of the partition with stored alerts not known to be sent."""
@@ -316,6 +341,34 @@ class Processor:
         return 0
 
 
+@dataclasses.dataclass
+class FactBuffer:
+    """The facts of each partition handled but not yet written to the ``facts`` table.
+
+    Writing one table entry per input message would put a changelog message (a produce
+    request) on every game result; a :class:`~streams.records.FactBatch` is written instead
+    when a fact has alerts (so its sent mark follows a stored fact) or when
+    :data:`BATCH_FACTS` have gathered. Facts still here when a worker dies come after the
+    end of the stored chain, and the next worker re-reads them from the input topic, as it
+    does for a changelog cut short; a rebuild drops them for the same reason."""
+
+    size: int = BATCH_FACTS
+    facts: dict[int, list[StoredFact]] = dataclasses.field(default_factory=dict)
+
+    def add(self, outcome: Outcome, partition: int) -> FactBatch | None:
+        """Take the outcome's fact; the batch to write now, if any."""
+        waiting = self.facts.setdefault(partition, [])
+        if outcome.fact is not None:
+            waiting.append(outcome.fact)
+        if waiting and (outcome.alerts or len(waiting) >= self.size):
+            self.facts[partition] = []
+            return FactBatch(tuple(waiting))
+        return None
+
+    def drop(self, partition: int) -> None:
+        self.facts.pop(partition, None)
+
+
 def _join(first: Outcome, then: Outcome) -> Outcome:
     return Outcome(
         fact=then.fact or first.fact,
@@ -345,4 +398,4 @@ def _field_of(message: str) -> str | None:
     return head or None
 
 
-__all__ = ["YIELD_EVERY", "Outcome", "Processor", "Unreplayable"]
+__all__ = ["BATCH_FACTS", "YIELD_EVERY", "FactBuffer", "Outcome", "Processor", "Unreplayable"]

@@ -5,9 +5,11 @@
 * Output topics: one alert per message, ``model_dump_json()`` (the ``tracker replay --format
   jsonl`` form), keyed by tournament id, routed by audience (:data:`AUDIENCE_OF`).
 * Dead-letter topic: a :class:`DeadLetter` per refused input message.
-* The ``facts`` table: one :class:`StoredFact` per accepted input event that changed a
-  tournament, under the key ``<tournament id>/<sequence number>``, and a :class:`SentMark`
-  (``<tournament id>/<sequence number>/sent``) once that event's alerts are acknowledged.
+* The ``facts`` table: a :class:`FactBatch` of consecutive :class:`StoredFact` s (one per
+  accepted input event that changed a tournament) of one partition, under the key
+  ``<partition>@<first offset>``, and a :class:`SentMark` (``<tournament id>/<sequence
+  number>/sent``) once a fact's alerts are acknowledged. Batching keeps the changelog to a
+  few messages per round instead of one per game.
 """
 
 from __future__ import annotations
@@ -109,7 +111,7 @@ class StoredFact:
     def key(self) -> str:
         return fact_key(self.event.tournament_id, self.seq)
 
-    def encode(self) -> bytes:
+    def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {
             "p": self.partition,
             "o": self.offset,
@@ -119,7 +121,10 @@ class StoredFact:
         }
         if self.alerts:
             body["a"] = self.alerts
-        return _dumps(body)
+        return body
+
+    def encode(self) -> bytes:
+        return _dumps(self.body())
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> StoredFact:
@@ -152,12 +157,37 @@ class SentMark:
         return _dumps({"p": self.partition, "sent": self.fact})
 
 
-def decode_stored(raw: bytes | str) -> StoredFact | SentMark:
+@dataclasses.dataclass(frozen=True, slots=True)
+class FactBatch:
+    """Consecutive stored facts of one partition (each ``prev`` the offset of the one before),
+    written as one table entry: the worker stores a partition's facts when they carry alerts
+    or when :data:`streams.agents.BATCH_FACTS` have gathered. Facts not stored yet when a
+    worker dies are after the end of the stored chain, so the next worker re-reads them
+    from the input topic like any changelog cut short."""
+
+    facts: tuple[StoredFact, ...]
+
+    def key(self) -> str:
+        return f"{self.facts[0].partition}@{self.facts[0].offset}"
+
+    def encode(self) -> bytes:
+        return _dumps({"p": self.facts[0].partition, "facts": [f.body() for f in self.facts]})
+
+
+def decode_stored(raw: bytes | str) -> StoredFact | SentMark | FactBatch:
     """A value of the ``facts`` table (``ValueError``/``KeyError`` if unreadable)."""
     body = json.loads(raw)
     if "sent" in body:
         return SentMark(partition=body["p"], fact=body["sent"])
+    if "facts" in body:
+        return FactBatch(tuple(StoredFact.from_body(f) for f in body["facts"]))
     return StoredFact.from_body(body)
+
+
+def decode_entries(raw: bytes | str) -> tuple[StoredFact | SentMark, ...]:
+    """The facts and sent marks of one value of the ``facts`` table."""
+    item = decode_stored(raw)
+    return item.facts if isinstance(item, FactBatch) else (item,)
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -205,10 +235,12 @@ def write_schemas(directory: Path) -> list[Path]:
 __all__ = [
     "AUDIENCE_OF",
     "DeadLetter",
+    "FactBatch",
     "SentMark",
     "StoredFact",
     "alert_topic",
     "decode_alert",
+    "decode_entries",
     "decode_stored",
     "encode_alert",
     "encode_input",

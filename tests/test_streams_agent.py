@@ -10,7 +10,7 @@ from unittest.mock import AsyncMock, patch
 
 import pytest
 
-from streams.records import SentMark, StoredFact, decode_stored, encode_input
+from streams.records import FactBatch, SentMark, decode_stored, encode_input
 from streams.settings import Settings
 from streams.synthetic import round_robin
 from streams.wiring import Wiring, build
@@ -53,8 +53,14 @@ async def test_agent_stores_facts_and_routes_alerts(wiring: Wiring) -> None:
     assert letter["field"] is None
     assert letter["offset"] == len(events)
     stored = [decode_stored(v) for v in wiring.facts.values()]
-    facts = [f for f in stored if isinstance(f, StoredFact)]
+    # a partition's facts go to the table in batches, each closed by a fact with alerts:
+    # here the three round ends, the last of which is the tournament's last fact
+    batches = [b for b in stored if isinstance(b, FactBatch)]
+    assert len(batches) == 3
+    facts = [f for b in batches for f in b.facts]
     assert len(facts) == len(events)
+    assert [f.offset for f in facts] == sorted(f.offset for f in facts)
+    assert all(b.facts[-1].alerts for b in batches)
     assert sorted(f.seq for f in facts) == list(range(len(events)))
     # each round's alerts were acknowledged (the mock) before the next message: marked sent
     marked = {m.fact for m in stored if isinstance(m, SentMark)}

@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streams.processor import Outcome, Processor, Unreplayable
-from streams.records import SentMark, StoredFact, decode_stored, encode_input
+from streams.processor import FactBuffer, Outcome, Processor, Unreplayable
+from streams.records import SentMark, StoredFact, decode_entries, decode_stored, encode_input
 from streams.synthetic import interleave, round_robin
 from tracker import events as ev
 from tracker.replay import Replay, Sourced
@@ -47,14 +47,16 @@ class Worker:
         self.sent: list[ev.OutputEvent] = []
         self.dead: list[dict[str, object]] = []
         self.in_flight: list[tuple[str, ...]] = []
+        self.unstored = FactBuffer()
 
     def write(self, key: str, value: bytes) -> None:
         self.table[key] = value
         self.changelog.append((key, value))
 
     def send(self, outcome: Outcome) -> None:
-        if outcome.fact is not None:
-            self.write(outcome.fact.key(), outcome.fact.encode())
+        batch = self.unstored.add(outcome, 0)
+        if batch is not None:
+            self.write(batch.key(), batch.encode())
         self.sent.extend(outcome.alerts)
         if outcome.confirms:
             self.in_flight.append(outcome.confirms)
@@ -84,6 +86,7 @@ class Worker:
             self.send(self.processor.handle(*messages[offset], 0, offset))
 
     def rebuild(self, messages: Sequence[Message], upto: int, from_start: bool = False) -> None:
+        self.unstored.drop(0)
         if from_start:
             begin = self.processor.restart(0)
         else:
@@ -101,9 +104,10 @@ class Worker:
 
     def facts(self) -> dict[str, StoredFact]:
         return {
-            k: item
-            for k, v in self.table.items()
-            if isinstance(item := decode_stored(v), StoredFact)
+            item.key(): item
+            for v in self.table.values()
+            for item in decode_entries(v)
+            if isinstance(item, StoredFact)
         }
 
 
@@ -233,9 +237,9 @@ def test_rebuild_falls_back_to_the_input_when_the_chain_is_corrupt() -> None:
     first = Worker([])
     first.run(messages, range(40))
     table = dict(first.changelog)
-    key, value = first.changelog[5]
+    key, value = next((k, v) for k, v in first.changelog if "facts" in json.loads(v))
     body = json.loads(value)
-    body["s"] = 99  # a stored fact out of sequence
+    body["facts"][-1]["s"] = 99  # a stored fact out of sequence
     table[key] = json.dumps(body).encode()
     second = Worker(list(table.items()))
     assert second.processor.rebuild(0, 40, list(second.table.values())) == 0
@@ -248,9 +252,14 @@ def test_stored_facts_the_core_refuses_send_the_worker_back_to_the_input() -> No
     first.run(messages, range(40))
     first.acknowledged()
     table = dict(first.changelog)
-    key = next(k for k in table if k.startswith("a/") and k.count("/") == 1 and k != "a/0")
-    body = json.loads(table[key])
-    body["e"] = {"type": "round_closed", "tournament_id": "a", "round": 77}  # refused
+    key, body, fact = next(
+        (k, body, f)
+        for k, v in table.items()
+        if "facts" in (body := json.loads(v))
+        for f in body["facts"]
+        if f["e"]["tournament_id"] == "a" and f["s"] > 0
+    )
+    fact["e"] = {"type": "round_closed", "tournament_id": "a", "round": 77}  # refused
     table[key] = json.dumps(body).encode()
     second = Worker(list(table.items()))
     second.run(messages, range(40, len(messages)))
@@ -370,3 +379,26 @@ def test_stored_fact_round_trip_is_compact() -> None:
     assert len(fact.key()) + len(fact.encode()) < 200
     mark = SentMark(partition=2, fact=fact.key())
     assert decode_stored(mark.encode()) == mark
+
+
+def test_facts_go_to_the_table_in_batches_closed_by_alerts_or_size() -> None:
+    """One table entry (one changelog message) per round's worth of facts, not per game."""
+    buffer = FactBuffer(size=3)
+    event = ev.RoundClosed(tournament_id="t", round=1)
+    facts = [StoredFact(partition=1, offset=i, prev=i - 1, seq=i, event=event) for i in range(5)]
+    assert buffer.add(Outcome(fact=facts[0]), 1) is None
+    assert buffer.add(Outcome(fact=facts[1]), 1) is None
+    full = buffer.add(Outcome(fact=facts[2]), 1)  # the size is reached
+    assert full is not None
+    assert full.facts == tuple(facts[:3])
+    alert = ev.RoundFinished(
+        alert_id="x", tournament_id="t", round=1, edition="e", last_round=False, standings=()
+    )
+    closed = buffer.add(Outcome(fact=facts[3], alerts=(alert,)), 1)  # alerts close a batch
+    assert closed is not None
+    assert closed.facts == (facts[3],)
+    assert decode_entries(closed.encode()) == (facts[3],)
+    assert buffer.add(Outcome(fact=facts[4]), 1) is None
+    buffer.drop(1)  # a rebuild: those facts are re-read from the input
+    assert buffer.add(Outcome(alerts=(alert,)), 1) is None
+    assert closed.key() == "1@3"
