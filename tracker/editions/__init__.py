@@ -7,6 +7,8 @@ organiser names one.
 >>> from datetime import date
 >>> title_rules_in_force(date(2009, 6, 30)).name, title_rules_in_force(date(2009, 7, 1)).name
 ('fide-pre-2009', 'fide-2009')
+>>> title_rules_in_force(date(2023, 12, 31)).name, title_rules_in_force(date(2024, 1, 1)).name
+('fide-2009', 'fide-2024')
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 from datetime import date
 
 from tracker.editions.titles_2009 import FIDE_2009, TitleRules2009
+from tracker.editions.titles_2024 import FIDE_2024
 from tracker.editions.titles_pre2009 import FIDE_PRE_2009
 
 TitleRules = TitleRules2009
 """Every title edition is a :class:`TitleRules2009` value or a variation of it."""
 
-TITLE_EDITIONS: tuple[TitleRules, ...] = (FIDE_PRE_2009, FIDE_2009)
+TITLE_EDITIONS: tuple[TitleRules, ...] = (FIDE_PRE_2009, FIDE_2009, FIDE_2024)
 """Known title editions, oldest first."""
 
 
