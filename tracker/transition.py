@@ -295,9 +295,8 @@ def _evaluate(
         ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
-        half_bye_last = any(
-            c.round == t.planned_rounds and c.code is Code.HALF_BYE for c in by_rank[rank].cells
-        )
+        # as known now: a last-round bye is often announced rounds ahead
+        half_bye_last = state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
         out.append(
             ev.NormAchieved(
                 alert_id=ident,
