@@ -90,11 +90,13 @@ def _register_tournament(
         rules = title_rules_named(e.edition) if e.edition else title_rules_in_force(e.start_date)
     except ValueError as exc:
         raise Rejected("edition", str(exc)) from None
+    rating = rating_rules_in_force(e.start_date)
+    reason = why_chosen(rules, e.start_date, forced=e.edition is not None)
     return TournamentState(
         tournament=tournament,
         title_rules=rules,
-        rating_rules=rating_rules_in_force(e.start_date),
-        edition_reason=why_chosen(rules, e.start_date, forced=e.edition is not None),
+        rating_rules=rating,
+        edition_reason=f"{reason}; live ratings by {rating.name}, in force on the start date",
     )
 
 
