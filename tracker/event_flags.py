@@ -91,6 +91,7 @@ def swiss_exemption_by_round(
     cells: Mapping[int, Sequence[Cell]],
     up_to: int,
     rules: TitleRules,
+    present: Mapping[int, frozenset[int]] | None = None,
 ) -> tuple[bool, ...]:
     """1.43e (2009) / 1.4.3d (2024), round by round: at least 20 FIDE-rated players not from
     the host federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
@@ -101,7 +102,7 @@ def swiss_exemption_by_round(
         return ()
     missed = rules.swiss_exemption_max_missed
     if rules.swiss_exemption_per_round and missed is not None:
-        rounds = counted_by_round(players, presence(cells), up_to, missed)
+        rounds = counted_by_round(players, present or presence(cells), up_to, missed)
     else:
         rounds = _paired_so_far(players, cells, up_to)
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
@@ -129,6 +130,7 @@ def strong_swiss_every_round(
     cells: Mapping[int, Sequence[Cell]],
     up_to: int,
     rules: TitleRules,
+    present: Mapping[int, frozenset[int]] | None = None,
 ) -> bool:
     """1.5.6 (2024): in every round so far at least 40 participants (counted only if they
     missed at most one round) with an average rating of at least 2000. Reading: every
@@ -137,7 +139,7 @@ def strong_swiss_every_round(
     if strong is None or t.system is not System.SWISS or up_to == 0:
         return False
     needed, average = strong
-    for there in counted_by_round(players, presence(cells), up_to, 1):
+    for there in counted_by_round(players, present or presence(cells), up_to, 1):
         ratings = [p.rating for p in there if p.rating is not None]
         if len(there) < needed or not ratings or sum(ratings) < average * len(ratings):
             return False
@@ -151,8 +153,9 @@ def tournament_flags(
     up_to: int,
     rules: TitleRules,
 ) -> TournamentFlags:
-    by_round = swiss_exemption_by_round(t, players, cells, up_to, rules)
-    strong = strong_swiss_every_round(t, players, cells, up_to, rules)
+    present = presence(cells)
+    by_round = swiss_exemption_by_round(t, players, cells, up_to, rules, present)
+    strong = strong_swiss_every_round(t, players, cells, up_to, rules, present)
     return TournamentFlags(
         swiss_exemption_by_round=by_round,
         swiss_exemption=exemption_holds(by_round, rules),
