@@ -14,6 +14,10 @@ The search follows the structure of the rules rather than trying every subset:
   reachable, the foreign federations still reachable, and the fewest own-federation,
   single-federation and unrated opponents the kept games can have.
 
+Editions decide what may be dropped: in 2024 round robins no tail may be cut (1.4.1e) and
+wins only when the whole record meets the mix (1.4.1f); 2024's 8 games of 9 rounds (1.4.1c)
+are a last attempt after the 1.42c/1.4.2c last-round forfeit.
+
 ``tests/test_norm_search.py`` checks the search against a plain enumeration of every subset
 on generated small cases.
 """
