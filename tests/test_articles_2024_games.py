@@ -136,6 +136,17 @@ def test_1_4_1c_needs_the_mix_in_the_eight_games() -> None:
     assert not check(v, "GM title mix")
 
 
+def test_1_4_1c_a_round_robin_bye_is_not_pairing_allocated() -> None:
+    """A 9-player round robin: every player has 8 games and a scheduled bye. Reading: that
+    bye is part of the schedule, not allocated by a pairing, so no 1.4.1c norm; a forfeit
+    win in a round robin still qualifies."""
+    v = verdict(field("11111100"), rules=FIDE_2024, byes={5: "U"}, system=System.ROUND_ROBIN)
+    assert not v.achieved
+    forfeit = verdict(field("111+11100"), rules=FIDE_2024, system=System.ROUND_ROBIN)
+    assert forfeit.achieved
+    assert (forfeit.games, forfeit.credited_games) == (8, 9)
+
+
 def test_1_4_1c_only_in_nine_round_events() -> None:
     """10 rounds, 8 games, a pairing-allocated bye and an absence: no norm."""
     v = verdict(field("11111100"), rules=FIDE_2024, byes={5: "U", 10: "Z"})

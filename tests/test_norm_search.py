@@ -86,7 +86,7 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
         and len(counted) == short[0]
         and len(cells) == t.planned_rounds
         and len(others) == 1
-        and others[0].code in rules.short_norm_codes
+        and rules.short_norm_allows(others[0].code, t)
     ):
         low, counted_as = short
         short_spec = dataclasses.replace(

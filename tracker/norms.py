@@ -725,7 +725,7 @@ def _short_spec(counted: Sequence[NormGame], cells: Sequence[Cell], spec: _Spec)
     rounds = played | {c.round for c in missing}
     if rounds != set(range(1, t.planned_rounds + 1)) or len(missing) != 1:
         return None
-    if missing[0].code not in rules.short_norm_codes:
+    if not rules.short_norm_allows(missing[0].code, t):
         return None
     low, counted_as = short
     return dataclasses.replace(

@@ -173,10 +173,13 @@ class TitleRules2009:
 
     def short_norm(self, t: Tournament) -> tuple[int, int] | None:
         """Fewer games a single player may make do with, and what they count as, when the
-        missing game is one of :attr:`short_norm_codes` (1.4.1c of 2024); 2009 has none."""
+        missing game is one :meth:`short_norm_allows` (1.4.1c of 2024); 2009 has none."""
         return None
 
-    short_norm_codes: frozenset[Code] = frozenset()
+    def short_norm_allows(self, missing: Code, t: Tournament) -> bool:
+        """Whether a round with ``missing`` may be the game a short norm lacks (1.4.1c)."""
+        return False
+
     short_norm_article: str = ""
 
     def wins_need_complete_mix(self, t: Tournament) -> bool:

@@ -80,9 +80,6 @@ class TitleRules2024(TitleRules2009):
     after_norm_article: str = "1.4.1e"
     last_round_forfeit_article: str = "1.4.2c"
     swiss_exemption_article: str = "1.4.3d"
-    short_norm_codes: frozenset[Code] = frozenset({Code.FORFEIT_WIN, Code.PAIRING_BYE})
-    """1.4.1c: the ninth game may be missing only because of a forfeit win or a
-    pairing-allocated bye (TRF ``+`` and ``U``; a requested full-point bye ``F`` is not one)."""
     short_norm_article: str = "1.4.1c"
     game_date_ratings_after_days: int | None = 30
     """1.1.4 and 1.4.6a: "In tournaments which last longer than 30 days, the opponents'
@@ -126,6 +123,16 @@ class TitleRules2024(TitleRules2009):
         if t.planned_rounds == 9:
             return 8, 9
         return None
+
+    def short_norm_allows(self, missing: Code, t: Tournament) -> bool:
+        """1.4.1c: the ninth game may be missing only because of a forfeit win (TRF ``+``)
+        or a pairing-allocated bye (``U``; a requested full-point bye ``F`` is not one).
+        Reading: a bye is pairing-allocated only where the pairings are not predetermined;
+        the bye of a round robin with an odd number of players is part of its schedule (a
+        9-player round robin is an 8-game event), so it does not qualify."""
+        if missing is Code.FORFEIT_WIN:
+            return True
+        return missing is Code.PAIRING_BYE and not t.system.predetermined
 
     def may_ignore_after_norm(self, t: Tournament) -> bool:
         """1.4.1e: with predetermined pairings (round robins) the norm must use all the
