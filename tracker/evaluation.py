@@ -39,7 +39,9 @@ def context(
     if cells is None:
         cells = state.all_cells(up_to)
     t, rules = state.tournament, state.title_rules
-    by_round = swiss_exemption_by_round(t, state.players, cells, up_to, rules)
+    by_round = swiss_exemption_by_round(
+        t, state.players, cells, up_to, rules, last_only=not rules.swiss_exemption_per_round
+    )
     return Context(
         tournament=t,
         players=dict(state.players),

@@ -71,17 +71,17 @@ def counted_by_round(
 
 
 def _paired_so_far(
-    players: Mapping[int, Player], cells: Mapping[int, Sequence[Cell]], up_to: int
+    players: Mapping[int, Player], cells: Mapping[int, Sequence[Cell]], rounds: range
 ) -> list[list[Player]]:
     """2009 reading: after round r, the participants are the players paired at least once
-    in rounds 1 … r."""
+    in rounds 1 … r (for each r of ``rounds``)."""
     first = {
         rank: min((c.round for c in mine if c.opponent is not None), default=None)
         for rank, mine in cells.items()
     }
     return [
         [players[rank] for rank, f in first.items() if f is not None and f <= r and rank in players]
-        for r in range(1, up_to + 1)
+        for r in rounds
     ]
 
 
@@ -92,19 +92,22 @@ def swiss_exemption_by_round(
     up_to: int,
     rules: TitleRules,
     present: Mapping[int, frozenset[int]] | None = None,
+    last_only: bool = False,
 ) -> tuple[bool, ...]:
     """1.43e (2009) / 1.4.3d (2024), round by round: at least 20 FIDE-rated players not from
     the host federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
 
     2024 counts, in each round, the players there who missed at most one round; 2009 the
-    players paired at least once so far."""
+    players paired at least once so far (with ``last_only``, only after round ``up_to``: all
+    the 2009 rule needs)."""
     if t.system is not System.SWISS or t.host_federation is None:
         return ()
     missed = rules.swiss_exemption_max_missed
     if rules.swiss_exemption_per_round and missed is not None:
         rounds = counted_by_round(players, present or presence(cells), up_to, missed)
     else:
-        rounds = _paired_so_far(players, cells, up_to)
+        first = up_to if last_only else 1
+        rounds = _paired_so_far(players, cells, range(first, up_to + 1))
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
     out = []
     for there in rounds:

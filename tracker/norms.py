@@ -668,9 +668,11 @@ def _hopeless(
     """A cheap test that rules out most players of an open before any game is classified:
     even the best-rated possible games (every game with an opponent that could count,
     forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
+    players = ctx.players
+    game_date = ctx.game_date_ratings
     ratings = sorted(
         (
-            rules.opponent_rating(ctx.opponent(c))
+            rules.opponent_rating(ctx.opponent(c) if game_date else players[c.opponent])
             for c in cells
             if c.opponent is not None and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
         ),
