@@ -11,6 +11,8 @@
    the transition computes for every (player, title), and the full prospect of those in
    contention (what a ``norm_prospect`` entry carries).
 
+1 and 2 are run under ``fide-2009`` and ``fide-2024`` (the Swiss starting in 2012 and in 2025).
+
 Run: ``.venv/bin/python bench/bench_norms.py`` (prints figures; no pass/fail).
 """
 
@@ -26,8 +28,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.builders import FIDE_2009, record
+from tests.builders import FIDE_2009, FIDE_2024, record
 from tracker import events as ev
+from tracker.editions import TitleRules
 from tracker.evaluation import achieved_norms, standings
 from tracker.norms import find_norm
 from tracker.prospects import Outlook
@@ -52,7 +55,9 @@ def _title(rating: int, rng: random.Random) -> str | None:
     return None
 
 
-def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.InputEvent]]:
+def swiss_events(
+    players: int, rounds: int, seed: int = 1, start: date = date(2012, 7, 1)
+) -> list[list[ev.InputEvent]]:
     """Events of a generated Swiss, grouped: registrations, then one group per round."""
     rng = random.Random(seed)
     tid = "bench-open"
@@ -60,7 +65,7 @@ def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.Input
     head: list[ev.InputEvent] = [
         ev.TournamentRegistered(
             tournament_id=tid,
-            start_date=date(2012, 7, 1),
+            start_date=start,
             planned_rounds=rounds,
             host_federation="GER",
         )
@@ -111,12 +116,16 @@ def swiss_events(players: int, rounds: int, seed: int = 1) -> list[list[ev.Input
     return groups
 
 
-def bench_open(players: int = 500, rounds: int = 11) -> None:
-    groups = swiss_events(players, rounds)
+def bench_open(players: int = 500, rounds: int = 11, start: date = date(2012, 7, 1)) -> None:
+    groups = swiss_events(players, rounds, start=start)
     state: TournamentState | None = None
     for e in groups[0]:
         state, _ = apply(state, e)
-    print(f"1. {players}-player, {rounds}-round Swiss: evaluating every player after each round")
+    assert state is not None
+    print(
+        f"1. {players}-player, {rounds}-round Swiss ({state.title_rules.name}): evaluating "
+        "every player after each round"
+    )
     print(
         f"   {'round':>5} {'standings+live ms':>18} {'norms ms':>9} {'total ms':>9} "
         f"{'norms found':>11} {'apply() of the round':>21}"
@@ -187,8 +196,11 @@ def adversarial(seed: int) -> list[tuple[int | None, str | None, str, str]]:
     return opps
 
 
-def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
-    print("2. one player, 19 rounds, 19 wins, every norm failing (all four titles, a woman)")
+def bench_worst_case(cases: int = 40, repeats: int = 20, rules: TitleRules = FIDE_2009) -> None:
+    print(
+        f"2. one player, 19 rounds, 19 wins, every norm failing (all four titles, a woman; "
+        f"{rules.name})"
+    )
     worst = 0.0
     worst_seed = -1
     failing = 0
@@ -197,13 +209,13 @@ def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
         me, cells, ctx = record(opps)
         me = dataclasses.replace(me, sex=me.sex.__class__("w"))
         ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
-        if any(find_norm(me, cells, t, ctx, FIDE_2009) for t in NORM_TITLES):
+        if any(find_norm(me, cells, t, ctx, rules) for t in NORM_TITLES):
             continue
         failing += 1
         t0 = time.process_time()
         for _ in range(repeats):
             for t in NORM_TITLES:
-                find_norm(me, cells, t, ctx, FIDE_2009)
+                find_norm(me, cells, t, ctx, rules)
         elapsed = (time.process_time() - t0) / repeats
         if elapsed > worst:
             worst, worst_seed = elapsed, seed
@@ -219,10 +231,10 @@ def bench_worst_case(cases: int = 40, repeats: int = 20) -> None:
     sample = opps[:12]
     me12, cells12, ctx12 = record(sample)
     t0 = time.perf_counter()
-    brute_force(me12, cells12, ctx12, NORM_TITLES[0], FIDE_2009)
+    brute_force(me12, cells12, ctx12, NORM_TITLES[0], rules)
     plain12 = time.perf_counter() - t0
     t0 = time.perf_counter()
-    find_norm(me12, cells12, NORM_TITLES[0], ctx12, FIDE_2009)
+    find_norm(me12, cells12, NORM_TITLES[0], ctx12, rules)
     fast12 = time.perf_counter() - t0
     per_subset = plain12 / sum(2**k for k in range(1, 13))  # cuts × subsets, roughly
     print(
@@ -281,8 +293,9 @@ def bench_prospects(players: int = 500, rounds: int = 11) -> None:
 
 
 if __name__ == "__main__":
-    bench_open()
-    print()
-    bench_worst_case()
-    print()
+    for start, rules in ((date(2012, 7, 1), FIDE_2009), (date(2025, 7, 1), FIDE_2024)):
+        bench_open(start=start)
+        print()
+        bench_worst_case(rules=rules)
+        print()
     bench_prospects()

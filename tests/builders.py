@@ -15,6 +15,7 @@ from tracker.tournaments import EventKind, System, Tournament
 
 FIDE_2009 = title_rules_named("fide-2009")
 PRE_2009 = title_rules_named("fide-pre-2009")
+FIDE_2024 = title_rules_named("fide-2024")
 
 
 def player(
@@ -51,6 +52,7 @@ def record(
     host: str | None = "GER",
     start: date = date(2011, 3, 1),
     swiss_exempt: bool = False,
+    byes: dict[int, str] | None = None,
 ) -> tuple[Player, list[Cell], Context]:
     """A candidate (rank 1) who met ``opponents`` in rounds 1, 2, … in that order."""
     me = candidate or player(1, 2450, None, "GER")
@@ -58,10 +60,13 @@ def record(
         i: player(i, rating, title, fed) for i, (rating, title, fed, _) in enumerate(opponents, 2)
     }
     cells = [Cell(r, r + 1, Code.parse(code)) for r, (_, _, _, code) in enumerate(opponents, 1)]
+    if byes:
+        # a bye (``H``, ``F``, ``U``, ``Z``) in a round: the games after it move one round on
+        cells = _with_byes(cells, byes)
     t = Tournament(
         id="t",
         start_date=start,
-        planned_rounds=rounds or len(opponents),
+        planned_rounds=rounds or len(cells),
         system=system,
         host_federation=host,
         kinds=frozenset(kinds),
@@ -73,6 +78,18 @@ def record(
         unrated_scored_zero=frozenset(),
     )
     return me, cells, ctx
+
+
+def _with_byes(cells: list[Cell], byes: dict[int, str]) -> list[Cell]:
+    games = iter(cells)
+    out = []
+    for r in range(1, len(cells) + len(byes) + 1):
+        if r in byes:
+            out.append(Cell(r, None, Code.parse(byes[r])))
+        else:
+            game = next(games)
+            out.append(Cell(r, game.opponent, game.code))
+    return out
 
 
 def verdict(

@@ -113,6 +113,30 @@ def test_replay_with_a_forced_edition(capsys: pytest.CaptureFixture[str]) -> Non
     assert "[fide-pre-2009]" in out
 
 
+def test_replay_and_check_say_which_editions_and_why(capsys: pytest.CaptureFixture[str]) -> None:
+    """The 2011 seed judged by the 2024 title regulations on request: the title edition is
+    named with the reason, and so is the rating edition of the start date."""
+    code, out, _ = run(capsys, "replay", GM_RR_TRF, "--edition", "fide-2024")
+    assert code == 0
+    first = out.splitlines()[0]
+    assert "edition fide-2024 (FIDE Title Regulations B.01, applied from 1 January 2024)" in first
+    assert first.endswith("chosen by name; live ratings by rating-2011, in force on the start date")
+    code, out, _ = run(capsys, "check", GM_RR_TRF, "--player", "6", "--edition", "fide-2024")
+    assert code == 0
+    assert out.startswith("# edition fide-2024")
+    assert "[fide-2024]" in out
+
+
+def test_edition_option_lists_the_editions_and_their_dates(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "fide-pre-2009 (before 2009-07-01), fide-2009 (from 2009-07-01)," in text
+    assert "fide-2024 (from 2024-01-01)" in text
+
+
 def test_replay_top_limits_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", GM_RR_TRF, "--top", "3")
     assert code == 0

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import FIDE_2009, PRE_2009, Opp, record
+from tests.builders import FIDE_2009, FIDE_2024, PRE_2009, Opp, record
 from tracker.editions import TitleRules
 from tracker.norms import Cell, Verdict, _explain, _spec, evaluate, find_norm, norm_games
 from tracker.players import Player
@@ -25,27 +25,46 @@ opponent = st.tuples(
     st.sampled_from(["1", "1", "1", "=", "=", "0", "+"]),
 )
 
+strong_opponent = st.tuples(
+    st.one_of(st.integers(2450, 2700), st.integers(2000, 2450), st.none()),
+    st.sampled_from(["GM", "IM", "GM", None, "FM", "WGM"]),
+    st.sampled_from(["FRA", "ESP", "GER", "NED", "FID"]),
+    st.sampled_from(["1", "1", "1", "1", "=", "=", "0", "+"]),
+)
+"""Opponents strong enough that about one record in nine makes a norm, often by leaving
+out wins against the weaker ones (FID for 1.4.2a)."""
+
 
 def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list[Verdict]:  # type: ignore[no-untyped-def]
     """Every achieving attempt: each cut round (when games after a norm may be ignored) and
-    each subset of won games inside it (when wins may be ignored); and, only when none
-    achieves and the played games are too few, the same with a last-round forfeit win counted
-    as a loss (1.42c)."""
+    each subset of won games inside it (when wins may be ignored; 2024 round robins: only if
+    the whole record meets the mix, 1.4.1f); and, only when none achieves and the played
+    games are too few, the same with a last-round forfeit win counted as a loss (1.42c);
+    and, only when still none achieves, 8 games of 9 rounds whose ninth is a forfeit win or
+    a pairing-allocated bye (1.4.1c of 2024)."""
     counted, excluded, forfeit = norm_games(me, cells, ctx, rules)
     spec = _spec(title, me, ctx, rules)
     t = ctx.tournament
     last = max(c.round for c in cells)
+    not_mix = {rules.articles[k] for k in ("games", "score", "average", "performance")}
 
-    def attempts(games: list, left_out: list, cut_allowed: bool) -> list[Verdict]:  # type: ignore[type-arg]
+    def mix_met(games: list) -> bool:  # type: ignore[type-arg]
+        verdict = _explain(games, [], last, spec)
+        return all(c.met for c in verdict.checks if c.article not in not_mix)
+
+    def attempts(games: list, left_out: list, cut_allowed: bool, spec=spec) -> list[Verdict]:  # type: ignore[no-untyped-def, type-arg]
         cuts = [last]
         if cut_allowed and rules.may_ignore_after_norm(t):
             cuts = sorted({g.round for g in games} | {last})
+        droppable = rules.may_ignore_wins(t) and (
+            not rules.wins_need_complete_mix(t) or mix_met(games)
+        )
         found = []
         for cut in cuts:
             inside = [g for g in games if g.round <= cut]
             if cut < last and len(inside) < rules.min_games_after_cut(t):
                 continue
-            wins = [g for g in inside if g.won] if rules.may_ignore_wins(t) else []
+            wins = [g for g in inside if g.won] if droppable else []
             for k in range(len(wins) + 1):
                 for dropped in itertools.combinations(wins, k):
                     ids = {id(g) for g in dropped}
@@ -59,11 +78,33 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
     if not found and forfeit is not None and len(counted) < spec.min_games:
         left_out = [i for i in excluded if i.round != forfeit.round]
         found = attempts([*counted, forfeit], left_out, False)
+    short = rules.short_norm(t)
+    others = [c for c in cells if c.round not in {g.round for g in counted}]
+    if (
+        not found
+        and short is not None
+        and len(counted) == short[0]
+        and len(cells) == t.planned_rounds
+        and len(others) == 1
+        and rules.short_norm_allows(others[0].code, t)
+    ):
+        low, counted_as = short
+        short_spec = dataclasses.replace(
+            spec, min_games=low, counted_as=counted_as, games_article=rules.short_norm_article
+        )
+        found = attempts(counted, excluded, False, short_spec)
     return found
 
 
-def _compare(opps: Sequence[Opp], title: str, rules: TitleRules, rounds: int | None) -> None:
-    me, cells, ctx = record(opps, rounds=rounds)
+def _compare(
+    opps: Sequence[Opp],
+    title: str,
+    rules: TitleRules,
+    rounds: int | None,
+    system: System = System.SWISS,
+    byes: dict[int, str] | None = None,
+) -> None:
+    me, cells, ctx = record(opps, rounds=rounds, system=system, byes=byes)
     fast = find_norm(me, cells, Title(title), ctx, rules)
     slow = brute_force(me, cells, ctx, Title(title), rules)
     assert (fast is not None) == bool(slow), (opps, title)
@@ -91,6 +132,25 @@ def test_search_agrees_with_every_subset_2009(opps: list[Opp], title: str) -> No
 def test_search_agrees_with_every_subset_pre_2009(opps: list[Opp], title: str) -> None:
     """2.1 (older edition): drops only in events of more than 9 rounds."""
     _compare(opps, title, PRE_2009, None)
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    st.lists(strong_opponent, min_size=8, max_size=12),
+    st.sampled_from(["GM", "IM"]),
+    st.sampled_from([System.SWISS, System.ROUND_ROBIN]),
+    st.one_of(st.none(), st.tuples(st.integers(1, 9), st.sampled_from(["U", "H"]))),
+)
+def test_search_agrees_with_every_subset_2024(
+    opps: list[Opp], title: str, system: System, bye: tuple[int, str] | None
+) -> None:
+    """1.4.1c (8 games and a pairing-allocated bye or forfeit win in 9 rounds), 1.4.1e (no
+    cut with predetermined pairings), 1.4.1f (round robins drop wins only when the complete
+    record meets the mix)."""
+    byes = {bye[0]: bye[1]} if bye is not None and bye[0] <= len(opps) + 1 else None
+    _compare(opps, title, FIDE_2024, None, system, byes)
 
 
 def test_search_finds_norm_that_needs_two_dropped_wins() -> None:

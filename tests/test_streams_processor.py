@@ -174,10 +174,10 @@ def test_no_alert_is_lost_whatever_the_crash_and_the_delivery(data: st.DataObjec
         first.run(messages, [offset])
         if offset < committed:
             delivered.extend(first.sent[before:])
-        for key, value in first.changelog:
-            item = decode_stored(value)
-            if isinstance(item, StoredFact) and item.offset == offset:
-                alerts_of[key] = tuple(first.sent[before:])
+        for _, value in first.changelog:
+            for item in decode_entries(value):
+                if isinstance(item, StoredFact) and item.offset == offset:
+                    alerts_of[item.key()] = tuple(first.sent[before:])
     kept = data.draw(st.integers(0, len(first.changelog)), label="changelog kept")
     later = data.draw(st.lists(st.integers(0, max(0, n - 1)), max_size=4), label="strays")
     recovered = first.changelog[:kept] + [

@@ -648,7 +648,7 @@ def test_duplicate_start_rank() -> None:
             "line 1, column 5: system 'knockout' is not one of swiss, round_robin,"
             " double_round_robin",
         ),
-        ("XNK zonal olympiad", "line 1, column 11: event kind 'olympiad' is not known"),
+        ("XNK zonal simul", "line 1, column 11: event kind 'simul' is not known"),
         ("XNH England", "line 1, column 5: host federation 'England' is not a 3-letter code"),
         ("XNI", "line 1, column 5: tournament id is empty"),
         (

@@ -21,7 +21,7 @@ from pathlib import Path
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
-from tracker.editions import TITLE_EDITIONS
+from tracker.editions import TITLE_EDITIONS, describe_editions
 from tracker.evaluation import norm_titles, verdict_for
 from tracker.prospects import Outlook
 from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
@@ -206,7 +206,10 @@ def build_parser() -> argparse.ArgumentParser:
         prog="tracker", description="Live tracker of FIDE title norms and title ratings."
     )
     sub = parser.add_subparsers(dest="command", required=True)
-    editions_help = f"regulation edition to judge by (default: by start date): {EDITION_NAMES}"
+    editions_help = (
+        "title regulations to judge by (default: the edition in force on the start date): "
+        + describe_editions()
+    )
 
     replay = sub.add_parser("replay", help="replay a TRF or JSONL tournament and print alerts")
     replay.add_argument("file", help="TRF file, or JSONL file of input events")

@@ -6,12 +6,17 @@ from __future__ import annotations
 import dataclasses
 from fractions import Fraction
 
+from tracker.event_flags import (
+    TournamentFlags,
+    exemption_holds,
+    swiss_exemption_by_round,
+    tournament_flags,
+)
 from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
-from tracker.tournaments import System
 
 _NORM_TITLES_BY_LEVEL = NORM_TITLES
 
@@ -33,35 +38,23 @@ def context(
     """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
     if cells is None:
         cells = state.all_cells(up_to)
+    t, rules = state.tournament, state.title_rules
+    by_round = swiss_exemption_by_round(
+        t, state.players, cells, up_to, rules, last_only=not rules.swiss_exemption_per_round
+    )
     return Context(
-        tournament=state.tournament,
+        tournament=t,
         players=dict(state.players),
-        swiss_exempt=swiss_exemption_met(state, cells),
+        swiss_exempt=exemption_holds(by_round, rules),
         unrated_scored_zero=unrated_scoring_zero(state, cells),
+        game_date_ratings=rules.uses_game_date_ratings(t),
     )
 
 
-def swiss_exemption_met(state: TournamentState, cells: dict[int, list[Cell]]) -> bool:
-    """1.43e (2009) / 2.2 (older): at least 20 FIDE-rated participants not from the host
-    federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
-
-    Participants are the players who have been paired at least once so far."""
-    t = state.tournament
-    if t.system is not System.SWISS or t.host_federation is None:
-        return False
-    needed_players, needed_feds, needed_titled = state.title_rules.swiss_exemption
-    foreign = [
-        p
-        for rank, p in state.players.items()
-        if p.rating is not None
-        and p.federation != t.host_federation
-        and any(c.opponent is not None for c in cells.get(rank, ()))
-    ]
-    titled = [p for p in foreign if p.title in (Title.GM, Title.IM, Title.WGM, Title.WIM)]
-    feds = {p.federation for p in foreign}
-    return (
-        len(foreign) >= needed_players and len(feds) >= needed_feds and len(titled) >= needed_titled
-    )
+def flags(state: TournamentState, up_to: int, rows: list[PlayerRound]) -> TournamentFlags:
+    """The tournament-level facts carried on the norm alerts of round ``up_to``."""
+    cells = {row.player.rank: row.cells for row in rows}
+    return tournament_flags(state.tournament, state.players, cells, up_to, state.title_rules)
 
 
 def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -> frozenset[int]:
@@ -104,7 +97,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
                 cells=tuple(mine),
                 score=Fraction(sum(c.code.half_points for c in mine), 2),
                 live=interims[-1] if interims else None,
-                reached=first_reached(player, interims),
+                reached=first_reached(player, interims, state.title_rules.rating_title_min_games),
             )
         )
     rows.sort(key=lambda r: (-r.score, r.player.rank))

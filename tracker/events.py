@@ -19,7 +19,15 @@ from datetime import date
 from typing import Annotated, Literal
 
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializerFunctionWrapHandler,
+    TypeAdapter,
+    field_validator,
+    model_serializer,
+)
 
 from tracker.results import parse_result
 from tracker.titles import Title
@@ -73,7 +81,22 @@ class PlayerRegistered(_Event):
         return value.upper()
 
 
-class Pairing(_Event):
+class _GameDateRatings(_Event):
+    """Events with the optional ``white_rating``/``black_rating``: the players' ratings on
+    the day of the game (1.1.4 of 2024: events longer than 30 days use them). They are left
+    out of the JSON form when not given, so events written before they existed keep their
+    exact form."""
+
+    @model_serializer(mode="wrap")
+    def _omit_missing_ratings(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
+        data: dict[str, object] = handler(self)
+        for name in ("white_rating", "black_rating"):
+            if data.get(name) is None:
+                data.pop(name, None)
+        return data
+
+
+class Pairing(_GameDateRatings):
     """A board of a round; a result for the board may come before or after it."""
 
     type: Literal["pairing"] = "pairing"
@@ -81,6 +104,8 @@ class Pairing(_Event):
     round: int = Field(ge=1, le=99)
     white: int = Field(ge=1)
     black: int = Field(ge=1)
+    white_rating: int | None = Field(default=None, ge=1, le=3500)
+    black_rating: int | None = Field(default=None, ge=1, le=3500)
 
 
 class Bye(_Event):
@@ -94,12 +119,14 @@ class Bye(_Event):
     kind: Literal["H", "F", "U", "Z"]
 
 
-class _ResultFields(_Event):
+class _ResultFields(_GameDateRatings):
     tournament_id: str = Field(min_length=1)
     round: int = Field(ge=1, le=99)
     white: int = Field(ge=1)
     black: int = Field(ge=1)
     result: str
+    white_rating: int | None = Field(default=None, ge=1, le=3500)
+    black_rating: int | None = Field(default=None, ge=1, le=3500)
 
     @field_validator("result")
     @classmethod
@@ -223,6 +250,27 @@ class NormEvidence(_Event):
     requirements: tuple[Requirement, ...]
 
 
+class NormFlags(_Event):
+    """Tournament-level facts carried on a norm alert, computed from the facts: what the
+    title application will be asked about beside the norm itself."""
+
+    half_point_bye_last_round: bool = False
+    """The player has a half-point bye in the last round (as known when the alert is made)."""
+    swiss_exemption_by_round: tuple[bool, ...] = ()
+    """For each round so far, whether the Swiss exemption (1.43e / 1.4.3d) held; empty for
+    events that are not Swiss or have no host federation."""
+    swiss_exemption: bool = False
+    """Whether the exemption holds under the edition (2024: in every round)."""
+    event_type_1_5_6: bool | None = None
+    """1.5.6 (2024): the event is of a type an application needs one norm from; ``None``
+    when the edition has no such rule."""
+    event_type_reason: str = ""
+    longer_than_30_days: bool | None = None
+    """``None`` when the end date is not known (1.1.4 of 2024)."""
+    ratings_at_game_date: bool = False
+    """Opponents counted with their ratings at the date of each game (1.1.4 of 2024)."""
+
+
 class _Alert(_Event):
     alert_id: str
     tournament_id: str
@@ -237,6 +285,7 @@ class NormAchieved(_Alert):
     secured_early: bool
     """Achieved before the last round, so that no later result can take it away."""
     evidence: NormEvidence
+    flags: NormFlags | None = None
 
 
 class NormRevoked(_Alert):
@@ -253,6 +302,9 @@ class TitleRatingReached(_Alert):
     level: int
     live_rating: int
     rating_change: int
+    rated_games: int | None = None
+    """Rated games played in all when the level was reached (1.3 of 2024 asks 30 for a
+    title by rating); ``None`` when the count before the tournament is not known."""
 
 
 class IgnorableGames(_Alert):

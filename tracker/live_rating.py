@@ -38,7 +38,7 @@ from tracker.editions.rating import RatingRules
 from tracker.fide_tables import expected_hundredths
 from tracker.players import Player
 from tracker.results import Code
-from tracker.titles import Title
+from tracker.titles import RATING_TITLES, Title
 
 __all__ = [
     "InterimRating",
@@ -250,12 +250,16 @@ def interim_ratings(
     return result
 
 
-def first_reached(player: Player, interims: Sequence[InterimRating]) -> dict[Title, InterimRating]:
+def first_reached(
+    player: Player, interims: Sequence[InterimRating], min_rated_games: int | None = None
+) -> dict[Title, InterimRating]:
     """For each title the player lacks (:meth:`Player.lacks`) whose level (1.3, 1.5.3) is
     above their start rating, the first interim rating at or above that level.
 
-    Whether the rating is good for the title (e.g. 30 rated games for ratings after 1 July
-    2017 under 1.3) is left to the caller: :attr:`InterimRating.rated_games` has the count.
+    With ``min_rated_games`` (1.3 of 2024: 30 rated games for ratings after 1 July 2017) a
+    title by rating (FM, CM, WFM, WCM) is reached only by an interim rating with at least
+    that many rated games behind it; when the count is unknown the rating is taken, and
+    :attr:`InterimRating.rated_games` (``None``) says so.
 
     >>> from tracker.players import Player, Sex
     >>> p = Player(rank=1, name="A", federation="ENG", sex=Sex.WOMAN, rating=2190)
@@ -272,7 +276,13 @@ def first_reached(player: Player, interims: Sequence[InterimRating]) -> dict[Tit
         if not player.lacks(title) or (start is not None and start >= title.level):
             continue
         for interim in interims:
-            if interim.rating >= title.level:
+            if interim.rating >= title.level and _enough_games(title, interim, min_rated_games):
                 reached[title] = interim
                 break
     return reached
+
+
+def _enough_games(title: Title, interim: InterimRating, least: int | None) -> bool:
+    if least is None or title not in RATING_TITLES or interim.rated_games is None:
+        return True
+    return interim.rated_games >= least

@@ -14,6 +14,10 @@ The search follows the structure of the rules rather than trying every subset:
   reachable, the foreign federations still reachable, and the fewest own-federation,
   single-federation and unrated opponents the kept games can have.
 
+Editions decide what may be dropped: in 2024 round robins no tail may be cut (1.4.1e) and
+wins only when the whole record meets the mix (1.4.1f); 2024's 8 games of 9 rounds (1.4.1c)
+are a last attempt after the 1.42c/1.4.2c last-round forfeit.
+
 ``tests/test_norm_search.py`` checks the search against a plain enumeration of every subset
 on generated small cases.
 """
@@ -41,6 +45,9 @@ class Cell:
     round: int
     opponent: int | None
     code: Code
+    opponent_rating: int | None = None
+    """The opponent's rating at the date of the game, when the input gave one (used only
+    where the edition asks for it: 1.1.4 of 2024, events longer than 30 days)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,6 +131,17 @@ class Context:
     swiss_exempt: bool
     unrated_scored_zero: frozenset[int]
     """Unrated players who scored zero against rated opponents (for 1.42d)."""
+    game_date_ratings: bool = False
+    """Opponents count with their rating at the date of each game (1.1.4 of 2024)."""
+
+    def opponent(self, cell: Cell) -> Player:
+        """The opponent of ``cell`` as the norm rules see them: with the rating at the
+        date of the game where the edition uses it and the input gave it."""
+        assert cell.opponent is not None
+        player = self.players[cell.opponent]
+        if self.game_date_ratings and cell.opponent_rating is not None:
+            return dataclasses.replace(player, rating=cell.opponent_rating)
+        return player
 
 
 # ----------------------------------------------------------------------------- game lists
@@ -152,7 +170,7 @@ def norm_games(
                 )
             )
             continue
-        opponent = ctx.players[cell.opponent]
+        opponent = ctx.opponent(cell)
         reason = rules.exclusion(opponent, cell.code, t, cell.opponent in ctx.unrated_scored_zero)
         if reason is None:
             counted.append(
@@ -192,6 +210,9 @@ class _Spec:
     avg_min: int
     perf_min: int
     min_games: int
+    counted_as: int
+    """What a norm of exactly :attr:`min_games` games counts as (World Cup, 1.4.1c: 9)."""
+    games_article: str
 
     def mix(self, games: int, opponents: int | None = None) -> MixRule:
         return self.rules.mix(
@@ -201,17 +222,20 @@ class _Spec:
 
 def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:
     t = ctx.tournament
+    low, counted_as = rules.min_games(t)
     return _Spec(
         title=title,
         rules=rules,
         player=player,
         tournament=t,
-        exemption=rules.federation_exemption(t, ctx.swiss_exempt),
+        exemption=rules.federation_exemption(t, ctx.swiss_exempt, player),
         floor=rules.rating_floor[title],
         raise_count=rules.raised_opponents,
         avg_min=rules.average_min[title],
         perf_min=rules.performance_min[title],
-        min_games=rules.min_games(t)[0],
+        min_games=low,
+        counted_as=counted_as,
+        games_article=rules.articles["games"],
     )
 
 
@@ -365,6 +389,13 @@ def _mix_checks(
     return checks
 
 
+def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
+    """Every rule of the opponent mix over ``games`` (1.4.1f of 2024: the complete event)."""
+    ordered = sorted(games, key=lambda g: g.rating)
+    _, raised = _adjusted([g.rating for g in ordered], spec)
+    return all(c.met for c in _mix_checks(ordered, raised, spec))
+
+
 def _foreign(feds: Counter[str], own: str, fid_counts: bool) -> int:
     return sum(1 for f in feds if f != own and (fid_counts or f != "FID"))
 
@@ -390,9 +421,10 @@ def _explain(
     n = len(kept)
     half = sum(g.half_points for g in kept)
     score = Fraction(half, 2)
-    checks = [
-        Check(rules.articles["games"], "games", f"≥ {spec.min_games}", str(n), n >= spec.min_games)
-    ]
+    needed_games = f"≥ {spec.min_games}"
+    if spec.counted_as > spec.min_games:
+        needed_games += f", counted as {spec.counted_as}"
+    checks = [Check(spec.games_article, "games", needed_games, str(n), n >= spec.min_games)]
     if n == 0:
         return Verdict(
             spec.title, False, cut, (), tuple(ignored), score, 0, None, None, (), 0, tuple(checks)
@@ -434,7 +466,12 @@ def _explain(
     achieved = all(c.met for c in checks)
     credited = 0
     if achieved:
-        credited = rules.credited_games(n, _extra_points(half, n, ra, spec), spec.tournament)
+        credited = rules.credited_games(
+            n,
+            _extra_points(half, n, ra, spec),
+            spec.tournament,
+            (spec.min_games, spec.counted_as),
+        )
     raised_ranks = tuple(g.opponent.rank for g in ordered[:raised])
     return Verdict(
         spec.title,
@@ -728,15 +765,19 @@ def _hopeless(
     even the best-rated possible games (every game with an opponent that could count,
     forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
     players = ctx.players
+    game_date = ctx.game_date_ratings
     ratings = sorted(
         (
-            rules.opponent_rating(players[c.opponent])
+            rules.opponent_rating(ctx.opponent(c) if game_date else players[c.opponent])
             for c in cells
             if c.opponent is not None and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
         ),
         reverse=True,
     )
     least, _ = rules.min_games(ctx.tournament)
+    short = rules.short_norm(ctx.tournament)
+    if short is not None:
+        least = min(least, short[0])
     if len(ratings) < least:
         return True
     lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
@@ -768,7 +809,32 @@ def _find(
         with_forfeit = [*counted, forfeit]
         left_out = [i for i in excluded if i.round != forfeit.round]
         best = pick(_attempts(with_forfeit, left_out, last, spec, cut_allowed=False))
+    if best is None:
+        short = _short_spec(counted, cells, spec)
+        if short is not None:
+            best = pick(_attempts(counted, excluded, last, short, cut_allowed=False))
     return best
+
+
+def _short_spec(counted: Sequence[NormGame], cells: Sequence[Cell], spec: _Spec) -> _Spec | None:
+    """1.4.1c (2024): the spec of a norm over fewer games, when the edition allows one for
+    this tournament and every round is a counted game but one, which the player won by
+    forfeit or spent on a pairing-allocated bye."""
+    rules, t = spec.rules, spec.tournament
+    short = rules.short_norm(t)
+    if short is None or len(counted) != short[0]:
+        return None
+    played = {g.round for g in counted}
+    missing = [c for c in cells if c.round not in played]
+    rounds = played | {c.round for c in missing}
+    if rounds != set(range(1, t.planned_rounds + 1)) or len(missing) != 1:
+        return None
+    if not rules.short_norm_allows(missing[0].code, t):
+        return None
+    low, counted_as = short
+    return dataclasses.replace(
+        spec, min_games=low, counted_as=counted_as, games_article=rules.short_norm_article
+    )
 
 
 def norm_exists(
@@ -926,7 +992,9 @@ def _attempts(
             for g in games
             if g.round > cut
         ]
-        if rules.may_ignore_wins(t):
+        if rules.may_ignore_wins(t) and (
+            not rules.wins_need_complete_mix(t) or _mix_holds(games, spec)
+        ):
             mandatory = [g for g in inside if not g.won]
             wins = [g for g in inside if g.won]
         else:

@@ -32,6 +32,9 @@ class Round:
     )
     byes: Mapping[int, Code] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
     closed: bool = False
+    ratings: Mapping[int, int] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
+    """Players' ratings on the date of this round's game, by start rank, where the input
+    gave them (``white_rating``/``black_rating``; 1.1.4 of 2024)."""
 
     def opponent_board(self, rank: int) -> Board | None:
         for board in self.boards:
@@ -87,9 +90,9 @@ class TournamentState:
                 continue
             white, black = board
             if rank == white:
-                cells.append(Cell(number, black, result[0]))
+                cells.append(Cell(number, black, result[0], rnd.ratings.get(black)))
             else:
-                cells.append(Cell(number, white, result[1]))
+                cells.append(Cell(number, white, result[1], rnd.ratings.get(white)))
         return cells
 
     def all_cells(self, up_to: int) -> dict[int, list[Cell]]:
@@ -101,11 +104,14 @@ class TournamentState:
                 continue
             for rank, code in rnd.byes.items():
                 cells.setdefault(rank, []).append(Cell(number, None, code))
+            ratings = rnd.ratings
             for (white, black), result in rnd.boards.items():
                 if result is None:
                     continue
-                cells.setdefault(white, []).append(Cell(number, black, result[0]))
-                cells.setdefault(black, []).append(Cell(number, white, result[1]))
+                black_rating = ratings.get(black) if ratings else None
+                white_rating = ratings.get(white) if ratings else None
+                cells.setdefault(white, []).append(Cell(number, black, result[0], black_rating))
+                cells.setdefault(black, []).append(Cell(number, white, result[1], white_rating))
         return cells
 
     def finished_after(self, announced: int) -> int:

@@ -27,17 +27,27 @@ class EventKind(enum.Enum):
     NATIONAL_TEAM_CHAMPIONSHIP = "national_team_championship"
     """1.43b (2009)."""
     ZONAL = "zonal"
-    """Zonal tournament: 1.43c (2009)."""
+    """Zonal tournament: 1.43c (2009); zonal or sub-zonal: 1.4.3c (2024)."""
     QC_APPROVED_EXEMPTION = "qc_approved_exemption"
     """Another type exempted from the federation rule by the QC Chairman: 1.43d (2009)."""
     TEAM_CHAMPIONSHIP = "team_championship"
-    """World or continental team championship: 7 or 8 games suffice, 1.41b (2009)."""
+    """World or continental team (2024: or club) championship: 7 games suffice, 1.41b (2009),
+    1.4.1b (2024)."""
     WORLD_CUP = "world_cup"
     """World Cup or Women's World Championship: 8 games count as 9, 1.41b (2009)."""
     WORLD_OR_CONTINENTAL_CHAMPIONSHIP = "world_or_continental_championship"
     """Individual world or continental championship: not capped at 13 games, 1.49 (2009)."""
     EUROPEAN_CLUB_CUP = "european_club_cup"
-    """European Club Cup: fewer than 9 games suffice if it has 7 rounds or more (pre-2009 2.1)."""
+    """European Club Cup: fewer than 9 games suffice if it has 7 rounds or more (pre-2009 2.1);
+    a continental club championship for 1.4.1b (2024)."""
+    OLYMPIAD = "olympiad"
+    """The Chess Olympiad: one of the events of 1.5.6 (2024)."""
+    CANDIDATES_QUALIFIER = "candidates_qualifier"
+    """A Grand Swiss (GSC) event that directly qualifies players to the Candidates: 1.5.6."""
+    WORLD_CUP_QUALIFIER = "world_cup_qualifier"
+    """A tournament that directly qualifies players to the World Cup: 1.5.6 (2024)."""
+    EVE_EVENT = "eve_event"
+    """An individual tournament held under the EVE regulations: 1.5.6 (2024)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

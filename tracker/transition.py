@@ -24,7 +24,7 @@ from tracker.alerts import (
 )
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import achieved_norms, standings
+from tracker.evaluation import achieved_norms, flags, standings
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Status
 from tracker.results import Code, format_result, parse_result
@@ -103,11 +103,13 @@ def _register_tournament(
         rules = title_rules_named(e.edition) if e.edition else title_rules_in_force(e.start_date)
     except ValueError as exc:
         raise Rejected("edition", str(exc)) from None
+    rating = rating_rules_in_force(e.start_date)
+    reason = why_chosen(rules, e.start_date, forced=e.edition is not None)
     return TournamentState(
         tournament=tournament,
         title_rules=rules,
-        rating_rules=rating_rules_in_force(e.start_date),
-        edition_reason=why_chosen(rules, e.start_date, forced=e.edition is not None),
+        rating_rules=rating,
+        edition_reason=f"{reason}; live ratings by {rating.name}, in force on the start date",
     )
 
 
@@ -161,7 +163,8 @@ def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
     rnd = state.round(e.round)
     board = (e.white, e.black)
     if board in rnd.boards:
-        return state
+        rated = _rated(rnd, e, correction=False)
+        return state if rated is rnd else _with_round(state, e.round, rated)
     if e.round <= state.announced:
         raise Rejected("round", f"round {e.round} has already finished")
     for field, rank in (("white", e.white), ("black", e.black)):
@@ -169,7 +172,33 @@ def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
         if clash:
             raise Rejected(field, f"player {rank} {clash} in round {e.round}")
     boards = _with(rnd.boards, board, None)
-    return _with_round(state, e.round, dataclasses.replace(rnd, boards=boards))
+    rated = _rated(rnd, e, correction=False)
+    return _with_round(state, e.round, dataclasses.replace(rated, boards=boards))
+
+
+def _rated(
+    rnd: Round, e: ev.Pairing | ev.GameResult | ev.ResultCorrected, correction: bool
+) -> Round:
+    """The round with the game-date ratings the event gives (1.1.4 of 2024). A rating
+    already recorded for the round changes only by a ``result_corrected``."""
+    ratings = dict(rnd.ratings)
+    for field, rank, rating in (
+        ("white_rating", e.white, e.white_rating),
+        ("black_rating", e.black, e.black_rating),
+    ):
+        if rating is None:
+            continue
+        known = ratings.get(rank)
+        if known is not None and known != rating and not correction:
+            raise Rejected(
+                field,
+                f"player {rank} is already rated {known} on the day of round {e.round}; "
+                "send result_corrected to change it",
+            )
+        ratings[rank] = rating
+    if ratings == rnd.ratings:
+        return rnd
+    return dataclasses.replace(rnd, ratings=MappingProxyType(ratings))
 
 
 def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
@@ -212,16 +241,17 @@ def _result(
             if clash:
                 raise Rejected(field, f"player {rank} {clash} in round {e.round}")
     known = rnd.boards.get(board)
-    if known == codes:
-        return state
-    if known is not None and not correction:
+    if known is not None and known != codes and not correction:
         raise Rejected(
             "result",
             f"round {e.round} board {e.white}-{e.black} already has the "
             f"result {format_result(*known)}; send result_corrected to change it",
         )
+    rated = _rated(rnd, e, correction)
+    if known == codes:
+        return state if rated is rnd else _with_round(state, e.round, rated)
     boards = _with(rnd.boards, board, codes)
-    return _with_round(state, e.round, dataclasses.replace(rnd, boards=boards))
+    return _with_round(state, e.round, dataclasses.replace(rated, boards=boards))
 
 
 def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
@@ -265,6 +295,7 @@ def _evaluate(
     out: Emitted = []
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     by_rank = {row.player.rank: row for row in rows}
+    event_flags = flags(state, number, rows) if norms else None
 
     for (rank, title), verdict in sorted(norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         if not last and not before_last_allowed:
@@ -279,6 +310,9 @@ def _evaluate(
         previous = sent.get(f"revoked:{key}", "")
         ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
+        assert event_flags is not None
+        # as known now: a last-round bye is often announced rounds ahead
+        half_bye_last = state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
         out.append(
             ev.NormAchieved(
                 alert_id=ident,
@@ -289,6 +323,17 @@ def _evaluate(
                 title=title.value,
                 secured_early=not last,
                 evidence=proof,
+                flags=ev.NormFlags(
+                    half_point_bye_last_round=half_bye_last,
+                    swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
+                    swiss_exemption=event_flags.swiss_exemption,
+                    event_type_1_5_6=(
+                        event_flags.event_type is not None if event_flags.event_type_rule else None
+                    ),
+                    event_type_reason=event_flags.event_type or "",
+                    longer_than_30_days=event_flags.longer_than_30_days,
+                    ratings_at_game_date=event_flags.game_date_ratings,
+                ),
             )
         )
         sent[key] = ident
@@ -352,6 +397,7 @@ def _evaluate(
                     level=title.level,
                     live_rating=interim.rating,
                     rating_change=interim.change,
+                    rated_games=interim.rated_games,
                 )
             )
             sent[key] = ident

@@ -7,6 +7,8 @@ organiser names one.
 >>> from datetime import date
 >>> title_rules_in_force(date(2009, 6, 30)).name, title_rules_in_force(date(2009, 7, 1)).name
 ('fide-pre-2009', 'fide-2009')
+>>> title_rules_in_force(date(2023, 12, 31)).name, title_rules_in_force(date(2024, 1, 1)).name
+('fide-2009', 'fide-2024')
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ from __future__ import annotations
 from datetime import date
 
 from tracker.editions.titles_2009 import FIDE_2009, TitleRules2009
+from tracker.editions.titles_2024 import FIDE_2024
 from tracker.editions.titles_pre2009 import FIDE_PRE_2009
 
 TitleRules = TitleRules2009
 """Every title edition is a :class:`TitleRules2009` value or a variation of it."""
 
-TITLE_EDITIONS: tuple[TitleRules, ...] = (FIDE_PRE_2009, FIDE_2009)
+TITLE_EDITIONS: tuple[TitleRules, ...] = (FIDE_PRE_2009, FIDE_2009, FIDE_2024)
 """Known title editions, oldest first."""
 
 
@@ -32,6 +35,18 @@ def title_rules_in_force(on: date) -> TitleRules:
     return chosen
 
 
+def describe_editions() -> str:
+    """The known editions and when each applies, for ``--edition``'s help.
+
+    >>> describe_editions()
+    'fide-pre-2009 (before 2009-07-01), fide-2009 (from 2009-07-01), fide-2024 (from 2024-01-01)'
+    """
+    first, *later = TITLE_EDITIONS
+    parts = [f"{first.name} (before {later[0].in_force_from.isoformat()})"]
+    parts += [f"{e.name} (from {e.in_force_from.isoformat()})" for e in later]
+    return ", ".join(parts)
+
+
 def title_rules_named(name: str) -> TitleRules:
     for edition in TITLE_EDITIONS:
         if edition.name == name:
@@ -40,12 +55,28 @@ def title_rules_named(name: str) -> TitleRules:
     raise ValueError(f"unknown edition {name!r}; known editions: {known}")
 
 
+UNMODELLED = (date(2014, 7, 1), date(2024, 1, 1))
+"""The Title Regulations of 2014, 2017, 2022 and 2023 were in force between these dates; they
+are not modelled, so ``fide-2009`` stands in for them (and says so)."""
+
+
 def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:
-    """A sentence for the CLI: which edition and why."""
+    """A sentence for the CLI: which edition and why.
+
+    >>> why_chosen(FIDE_2024, date(2026, 3, 1), forced=False)  # doctest: +ELLIPSIS
+    'fide-2024 (...): in force on the start date 2026-03-01; it is the newest edition ...'
+    >>> why_chosen(FIDE_2009, date(2018, 3, 1), forced=False)  # doctest: +ELLIPSIS
+    '...; the 2014 to 2023 texts in force then are not modelled: fide-2009 stands in for them'
+    """
     if forced:
         return f"{edition.name} ({edition.description}), chosen by name"
     newer = [e for e in TITLE_EDITIONS if e.in_force_from > edition.in_force_from]
     note = "" if newer else "; it is the newest edition this tracker knows"
+    if UNMODELLED[0] <= on < UNMODELLED[1]:
+        note = (
+            "; the 2014 to 2023 texts in force then are not modelled: "
+            f"{edition.name} stands in for them"
+        )
     return (
         f"{edition.name} ({edition.description}): in force on the start date {on.isoformat()}{note}"
     )
@@ -53,7 +84,9 @@ def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:
 
 __all__ = [
     "TITLE_EDITIONS",
+    "UNMODELLED",
     "TitleRules",
+    "describe_editions",
     "title_rules_in_force",
     "title_rules_named",
     "why_chosen",

@@ -97,6 +97,20 @@ class TitleRules2009:
     federations, at least 10 of them GM, IM, WGM or WIM."""
     swiss_exemption_per_round: bool = False
     """Whether 1.43e must hold in every round (a 2024 addition); 2009 counts participants."""
+    swiss_exemption_max_missed: int | None = None
+    """With :attr:`swiss_exemption_per_round`: players count only if they missed at most this
+    many rounds (pairing-allocated byes not counting as missed). ``None``: everyone paired."""
+    title_holder_article: str = "1.45a"
+    foreign_article: str = "1.43"
+    caps_article: str = "1.44a"
+    unrated_article: str = "1.46a"
+    game_date_ratings_after_days: int | None = None
+    """Events lasting longer than this many days use the opponents' ratings at the date of
+    each game (1.1.4 of 2024). The 2009 text (1.16: more than 90 days, the organiser's
+    choice) is not in the events, so 2009 always uses the list at the start (1.46b)."""
+    rating_title_min_games: int | None = None
+    """Titles by rating (FM, CM, WFM, WCM) need this many rated games when the rating is
+    reached (1.3 of 2024, for ratings after 1 July 2017); the 2009 text has no such rule."""
 
     # -- 1.41 number of games ------------------------------------------------------------
 
@@ -111,14 +125,21 @@ class TitleRules2009:
             return 8, 9
         return 9, 9
 
-    def credited_games(self, games: int, extra_points: int, t: Tournament) -> int:
+    def credited_games(
+        self,
+        games: int,
+        extra_points: int,
+        t: Tournament,
+        minimum: tuple[int, int] | None = None,
+    ) -> int:
         """1.41c and 1.49: games the norm counts for towards the 27 of 1.50.
 
         Each whole point above the requirement adds a game (1.41c); a norm from a tournament
         of more than 13 rounds counts as 13 games unless it is a world or continental
-        championship (1.49)."""
-        low, counted_as = self.min_games(t)
-        base = counted_as if games == low else games
+        championship (1.49). ``minimum`` is the (fewest games, counted as) pair in effect
+        for this player when it is not the tournament's (1.4.1c of 2024)."""
+        low, counted_as = minimum or self.min_games(t)
+        base = max(games, counted_as) if games == low else games
         total = base + max(0, extra_points)
         if t.planned_rounds > self.thirteen_cap and not (t.kinds & self.thirteen_cap_exempt):
             total = min(total, self.thirteen_cap)
@@ -150,6 +171,22 @@ class TitleRules2009:
         """1.42e: won games may be ignored, in every kind of tournament."""
         return True
 
+    def short_norm(self, t: Tournament) -> tuple[int, int] | None:
+        """Fewer games a single player may make do with, and what they count as, when the
+        missing game is one :meth:`short_norm_allows` (1.4.1c of 2024); 2009 has none."""
+        return None
+
+    def short_norm_allows(self, missing: Code, t: Tournament) -> bool:
+        """Whether a round with ``missing`` may be the game a short norm lacks (1.4.1c)."""
+        return False
+
+    short_norm_article: str = ""
+
+    def wins_need_complete_mix(self, t: Tournament) -> bool:
+        """Whether won games may be left out only when the mix of the complete event allows
+        a norm (1.4.1f of 2024, round robins); 2009 has no such condition."""
+        return False
+
     def may_ignore_after_norm(self, t: Tournament) -> bool:
         """1.42f: games played after a norm was achieved before the last round may be
         ignored, in every kind of tournament."""
@@ -163,7 +200,9 @@ class TitleRules2009:
 
     # -- 1.43/1.44 federations ------------------------------------------------------------
 
-    def federation_exemption(self, t: Tournament, swiss_exempt: bool) -> str | None:
+    def federation_exemption(
+        self, t: Tournament, swiss_exempt: bool, player: Player | None = None
+    ) -> str | None:
         """1.43a–e: the article that frees this event from the federation rules, if any."""
         for kind, article in _EXEMPT_KINDS_2009:
             if kind in t.kinds:
@@ -193,21 +232,21 @@ class TitleRules2009:
             games=games,
             min_title_holders=self.min_title_holders(games, player),
             title_holder_titles=self.title_holder_titles,
-            title_holder_article="1.45a",
-            mo=self.mo(title, games),
+            title_holder_article=self.title_holder_article,
+            mo=self.mo(title, games, t),
             mo_article=self.mo_article(title),
             distinct_opponents=t.system is System.DOUBLE_ROUND_ROBIN,
             title_holders_distinct=False,
             federation_exemption=exemption,
             min_foreign_federations=0 if exemption else 2,
-            foreign_article="1.43",
+            foreign_article=self.foreign_article,
             max_own_federation=None if lift_caps else math.floor(F(3, 5) * games),
             max_one_federation=None if lift_caps else math.floor(F(2, 3) * games),
-            caps_article="1.44a",
+            caps_article=self.caps_article,
             min_other_federations=None,
             other_article="",
             max_unrated=self.max_unrated(games),
-            unrated_article="1.46a",
+            unrated_article=self.unrated_article,
         )
 
     def min_games_after_cut(self, t: Tournament) -> int:
@@ -219,7 +258,7 @@ class TitleRules2009:
         """1.45a: at least 50 % of the opponents hold a title (rounded up, 1.44)."""
         return math.ceil(F(games, 2))
 
-    def mo(self, title: Title, games: int) -> MO:
+    def mo(self, title: Title, games: int, t: Tournament) -> MO:
         """1.45b–e: at least a third of the opponents, and at least 3, hold the norm's title
         or a higher one counted with its equivalence."""
         needed = F(max(3, math.ceil(F(games, 3))))
@@ -233,6 +272,23 @@ class TitleRules2009:
         + 1", read as ⌊(n + 1) / 5⌋, the only reading that fits every header of table 1.49a
         (9 rounds: 7 rated; 19 rounds: 15 rated)."""
         return (games + 1) // 5
+
+    def uses_game_date_ratings(self, t: Tournament) -> bool:
+        """Whether opponents count with their rating at the date of each game (1.1.4 of
+        2024): only when :attr:`game_date_ratings_after_days` is set and the event, from its
+        first to its last day, lasts longer than that."""
+        limit = self.game_date_ratings_after_days
+        return limit is not None and t.end_date is not None and days(t) > limit
+
+    event_type_swiss: tuple[int, int] | None = None
+    """1.5.6 of 2024: a Swiss with at least this many participants averaging at least this
+    rating in every round is one of the events an application needs a norm from. ``None``:
+    the edition has no 1.5.6 (2009)."""
+
+    def event_type_1_5_6(self, t: Tournament, strong_every_round: bool) -> str | None:
+        """1.5.6 of 2024: why the event is of a type an application needs one norm from, or
+        ``None``. Only editions with :attr:`event_type_swiss` have the rule."""
+        return None
 
     # -- 1.46/1.47/1.48 ratings ------------------------------------------------------------
 
@@ -265,5 +321,12 @@ _EXEMPT_KINDS_2009 = (
     (EventKind.ZONAL, "1.43c"),
     (EventKind.QC_APPROVED_EXEMPTION, "1.43d"),
 )
+
+
+def days(t: Tournament) -> int:
+    """How many days the event lasts, first and last day included."""
+    end = t.end_date or t.start_date
+    return (end - t.start_date).days + 1
+
 
 FIDE_2009 = TitleRules2009()

@@ -111,7 +111,9 @@ class TitleRulesPre2009(TitleRules2009):
         the end be left out, if the 9 or more games left give a norm."""
         return t.planned_rounds > 9
 
-    def federation_exemption(self, t: Tournament, swiss_exempt: bool) -> str | None:
+    def federation_exemption(
+        self, t: Tournament, swiss_exempt: bool, player: Player | None = None
+    ) -> str | None:
         """2.2: national championship finals, national team championships and strong Swiss
         events are exempt (zonals and QC approvals are 2009 additions)."""
         if t.is_(EventKind.NATIONAL_CHAMPIONSHIP_FINAL) or t.is_(
@@ -144,7 +146,7 @@ class TitleRulesPre2009(TitleRules2009):
             min_title_holders=self.min_title_holders(players, player),
             title_holder_titles=self.title_holder_titles,
             title_holder_article="2.3",
-            mo=self.mo(title, games),
+            mo=self.mo(title, games, t),
             mo_article="2.3",
             distinct_opponents=multi_cycle,
             title_holders_distinct=multi_cycle,
@@ -174,7 +176,7 @@ class TitleRulesPre2009(TitleRules2009):
         titled = player.title is not None and player.title in self.title_holder_titles
         return needed - 1 if titled else needed
 
-    def mo(self, title: Title, games: int) -> MO:
+    def mo(self, title: Title, games: int, t: Tournament) -> MO:
         """2.3: fixed combinations: 3 GM (GM norm); 3 IM, 2 IM + 1 GM or 2 GM (IM norm);
         2 GM or 3 of GM/IM/WGM/FM (WGM norm); 3 WIM or 2 of GM/IM/WGM/FM (WIM norm)."""
         g = frozenset({GM})
