@@ -202,6 +202,12 @@ class Outlook:
         self._games: dict[int, list[NormGame]] = {}
         self._pools: dict[int, _Pool] = {}
         self._have: dict[int, _Have] = {}
+        self._everyone: list[Remaining] | None = None
+        self._left: dict[int, tuple[Remaining, ...]] = {}
+        self._bounds: dict[Key, _Relaxed] = {}
+        self._wins: dict[Key, bool] = {}
+        self._sums: dict[tuple[Title, int, int], int | None] = {}
+        self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
 
     # ------------------------------------------------------------------ public
 
@@ -233,13 +239,16 @@ class Outlook:
             )
         if left == 0:
             return dataclasses.replace(base, reason="no games left")
-        relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+        relaxed = self._bounds.get((rank, title))
+        if relaxed is None:
+            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+            self._bounds[(rank, title)] = relaxed
         if not relaxed.possible():
             return dataclasses.replace(base, reason=relaxed.why_not())
         if not self.round_robin:
             needs = relaxed.needs() if detail else ()
             return dataclasses.replace(base, status=Status.POSSIBLE, needs=needs)
-        if not self._wins_all(rank, title, remaining):
+        if not self._wins_all(rank, title, spec):
             return dataclasses.replace(
                 base, reason="no results against the remaining opponents give the norm"
             )
@@ -257,19 +266,48 @@ class Outlook:
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
         return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways, needs=needs)
 
+    def least_sum(self, spec: Requirements, half_points: int, games: int) -> int | None:
+        """The least sum of ``games`` ratings (as counted, floor applied) that gives the norm
+        with this score, ``None`` below the minimum score; the same for every player, so
+        kept per title."""
+        key = (spec.title, half_points, games)
+        if key not in self._sums:
+            need = needed_average(half_points, games, spec)
+            self._sums[key] = None if need is None else least_total(need, games)
+        return self._sums[key]
+
     # ------------------------------------------------------------------ helpers
 
-    def _wins_all(self, rank: int, title: Title, remaining: Sequence[Remaining]) -> bool:
+    def _wins_all(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether winning every remaining game gives the norm. A better result
         never hurts (a kept game's points only help, a game left out may be anything), so
         this decides whether any results can. The order is free, so the games after the
-        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway."""
-        cells = list(self.cells.get(rank, []))
-        cells += [
-            Cell(self.up_to + i, r.opponent.rank, Code.WIN) for i, r in enumerate(remaining, 1)
-        ]
-        player = self.state.players[rank]
-        return norm_exists(player, cells, title, self.ctx, self.rules)
+        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway.
+
+        Most records that can make it do so with every game kept, an attempt the norm search
+        would accept first (the whole record, nothing left out), so that one is tried before
+        the search."""
+        if (rank, title) not in self._wins:
+            cells, games = self._won_out(rank)
+            least = least_half_points(games, spec)
+            player = self.state.players[rank]
+            self._wins[(rank, title)] = (
+                least is not None and least <= sum(g.half_points for g in games)
+            ) or norm_exists(player, cells, title, self.ctx, self.rules)
+        return self._wins[(rank, title)]
+
+    def _won_out(self, rank: int) -> tuple[list[Cell], list[NormGame]]:
+        """Round robin: the player's rounds with every remaining game won, and the games of
+        them that count for norms (the same for every title)."""
+        if rank not in self._won:
+            cells = list(self.cells.get(rank, []))
+            cells += [
+                Cell(self.up_to + i, r.opponent.rank, Code.WIN)
+                for i, r in enumerate(self._remaining(rank), 1)
+            ]
+            player = self.state.players[rank]
+            self._won[rank] = (cells, norm_games(player, cells, self.ctx, self.rules)[0])
+        return self._won[rank]
 
     def _counted(self, rank: int) -> list[NormGame]:
         if rank not in self._games:
@@ -342,19 +380,34 @@ class Outlook:
 
     def _remaining(self, rank: int) -> tuple[Remaining, ...]:
         """Round robin: each opponent as many times as the cycles leave, by start rank."""
+        if rank not in self._left:
+            self._left[rank] = self._new_remaining(rank)
+        return self._left[rank]
+
+    def _new_remaining(self, rank: int) -> tuple[Remaining, ...]:
         met = self._met(rank, over_the_board=False)
         games: list[Remaining] = []
-        for other, opponent in sorted(self.state.players.items()):
-            if other == rank:
-                continue
-            counts = (
-                self.rules.exclusion(
-                    opponent, Code.DRAW, self.tournament, other in self.ctx.unrated_scored_zero
-                )
-                is None
-            )
-            games.extend(Remaining(opponent, counts) for _ in range(self.cycles - met[other]))
+        for game in self._opponents():
+            other = game.opponent.rank
+            if other != rank:
+                games.extend(game for _ in range(self.cycles - met[other]))
         return tuple(games)
+
+    def _opponents(self) -> list[Remaining]:
+        """Round robin: a game against each player, by start rank, and whether it counts
+        (1.42a/b/d depend on the opponent alone)."""
+        if self._everyone is None:
+            self._everyone = [
+                Remaining(
+                    opponent,
+                    self.rules.exclusion(
+                        opponent, Code.DRAW, self.tournament, other in self.ctx.unrated_scored_zero
+                    )
+                    is None,
+                )
+                for other, opponent in sorted(self.state.players.items())
+            ]
+        return self._everyone
 
 
 def outlook(state: TournamentState, up_to: int) -> Outlook:
@@ -406,6 +459,7 @@ class _Relaxed:
         self.rating_ok = False
         self.failed_mix: list[str] = []
         self._mix: dict[tuple[int, int], bool] = {}
+        self._possible: bool | None = None
 
     def _min_games(self, m: int) -> int:
         if m == self.left or self.drop_wins:
@@ -424,10 +478,10 @@ class _Relaxed:
         n = n_c + m
         if n == 0 or n < self._min_games(m):
             return None
-        need = needed_average(h_c + h, n, self.spec)
-        if need is None:
+        total = self.o.least_sum(self.spec, h_c + h, n)
+        if total is None:
             return None
-        x = least_total(need, n) - adj_c
+        x = total - adj_c
         if x > self.best[m]:
             return None
         self.rating_ok = True
@@ -438,11 +492,13 @@ class _Relaxed:
     def possible(self) -> bool:
         """Whether some number of counted games and some score pass every bound (the best
         score is the easiest, and the mix does not depend on the score)."""
-        return any(
-            self._needed_sum(m, drop, 2 * m) is not None
-            for m in reversed(self._counts())
-            for drop in self.drops
-        )
+        if self._possible is None:
+            self._possible = any(
+                self._needed_sum(m, drop, 2 * m) is not None
+                for m in reversed(self._counts())
+                for drop in self.drops
+            )
+        return self._possible
 
     def rows(self) -> dict[tuple[int, int], int]:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
@@ -628,6 +684,7 @@ class _Exact:
             for i, r in enumerate(remaining)
             if r.counts
         ]
+        self._bounds: dict[tuple[int, int, int], int | None] = {}
 
     def _current_choices(self) -> Iterator[tuple[list[NormGame], int]]:
         """The games so far that may be kept: all but any set of wins (1.42e)."""
@@ -662,16 +719,25 @@ class _Exact:
         """The plan with the fewest points from the remaining games."""
         best: _Plan | None = None
         games = dict(self.futures)
-        currents = list(self._current_choices())
+        low = self.spec.raise_count  # the most ratings the floor raises (1.46c)
+        currents = [
+            (current, half, len(current), sum(ratings), ratings[:low])
+            for current, half in self._current_choices()
+            for ratings in [sorted(g.rating for g in current)]
+        ]
         for kept, wins, free, cut in self._future_choices():
             if best is not None and 2 * len(wins) >= best.least:
                 continue
             spec = self.after_cut if cut else self.spec
             future = [games[i] for i in kept]
-            for current, current_half in currents:
+            ratings = sorted(g.rating for g in future)
+            future_sum, future_low = sum(ratings), ratings[:low]
+            for current, current_half, count, total, lowest in currents:
                 kept_games = [*current, *future]
                 # the rating alone first: the mix is dearer and only matters if it could win
-                bound = least_half_points(kept_games, spec, mix=False)
+                bound = self._rating_bound(
+                    spec, count + len(future), total + future_sum, sorted(lowest + future_low)
+                )
                 if bound is None or bound - current_half > 2 * len(kept):
                     continue
                 if best is not None and max(0, bound - current_half) + 2 * len(wins) >= (
@@ -687,6 +753,31 @@ class _Exact:
                 if best is None or plan.least < best.least:
                     best = plan
         return best
+
+    def _rating_bound(
+        self, spec: Requirements, games: int, total: int, lowest: list[int]
+    ) -> int | None:
+        """``least_half_points(kept, spec, mix=False)`` from the kept games' number, rating
+        sum and lowest ratings (ascending, as many as the floor may raise)."""
+        if games < spec.min_games:
+            return None
+        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + total
+        key = (spec.min_games, games, adjusted)
+        if key not in self._bounds:
+            ra = _avg(adjusted, games)
+            self._bounds[key] = (
+                None
+                if ra < spec.avg_min
+                else next(
+                    (
+                        half
+                        for half in range(2 * games + 1)
+                        if (need := needed_average(half, games, spec)) is not None and ra >= need
+                    ),
+                    None,
+                )
+            )
+        return self._bounds[key]
 
     def ways(self, plan: _Plan) -> tuple[Way, ...]:
         """Every score from the plan's lowest up, each with results that give the norm:
