@@ -38,11 +38,12 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import math
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 
-from tracker.editions.mix import ComboMO, MixRule, WeightedMO
+from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
 from tracker.evaluation import context, norm_titles, swiss_exemption_met
 from tracker.norms import (
     Cell,
@@ -206,6 +207,8 @@ class Outlook:
         self._left: dict[int, tuple[Remaining, ...]] = {}
         self._bounds: dict[Key, _Relaxed] = {}
         self._wins: dict[Key, bool] = {}
+        self._scaled: dict[int, tuple[Mapping[Title, Fraction], int, dict[Title, int]]] = {}
+        self._foreign: dict[int, tuple[int, int]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
 
@@ -275,6 +278,32 @@ class Outlook:
             need = needed_average(half_points, games, spec)
             self._sums[key] = None if need is None else least_total(need, games)
         return self._sums[key]
+
+    def foreign_federations(self, rank: int) -> tuple[int, int]:
+        """The foreign federations (1.43) of the games so far, and how many more the
+        remaining opponents could add."""
+        if rank not in self._foreign:
+            own = self.state.players[rank].federation
+            fid = self.rules.fid_counts_as_federation
+            have, pool = self._summary(rank), self._pools[rank]
+            foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
+            new_feds = {
+                f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)
+            }
+            self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+        return self._foreign[rank]
+
+    def scaled(self, mo: MO) -> tuple[int, Mapping[Title, int]]:
+        """A weighted title mix's weights as whole multiples of ``1/scale``, kept for the
+        weights object of each title (``(1, {})`` for a mix of fixed combinations)."""
+        if not isinstance(mo, WeightedMO):
+            return 1, {}
+        known = self._scaled.get(id(mo.weights))
+        if known is None or known[0] is not mo.weights:
+            scale = math.lcm(*(w.denominator for w in mo.weights.values()))
+            known = (mo.weights, scale, {t: int(w * scale) for t, w in mo.weights.items()})
+            self._scaled[id(mo.weights)] = known
+        return known[1], known[2]
 
     # ------------------------------------------------------------------ helpers
 
@@ -446,15 +475,15 @@ class _Relaxed:
         wins = [g for g in ordered if g.won] if self.drop_wins else []
         self.drops: list[tuple[int, int, int]] = []
         """(games, half points, floor-adjusted rating sum) after dropping the d lowest wins."""
+        games, half = len(ordered), sum(g.half_points for g in ordered)
+        total = sum(g.rating for g in ordered)
         for d in range(len(wins) + 1):
-            dropped = {id(g) for g in wins[:d]}
-            kept = [g for g in ordered if id(g) not in dropped]
+            if d:
+                total -= wins[d - 1].rating
+            # the kept games' lowest ratings: the ordered ones but the d lowest wins
+            lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
             self.drops.append(
-                (
-                    len(kept),
-                    sum(g.half_points for g in kept),
-                    floor_adjusted([g.rating for g in kept], spec),
-                )
+                (games - d, half - 2 * d, floor_adjusted(lowest, spec) - sum(lowest) + total)
             )
         self.rating_ok = False
         self.failed_mix: list[str] = []
@@ -534,12 +563,10 @@ class _Relaxed:
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             failed.append(f"{rule.title_holder_article} title-holders")
-        if not _mo_reachable(rule, have.titles, pool.titles, m):
+        if not _mo_reachable(rule, have.titles, pool.titles, m, o.scaled(rule.mo)):
             failed.append(f"{rule.mo_article} {spec.title.value} title mix")
-        fid = o.rules.fid_counts_as_federation
-        foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
-        new_feds = {f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)}
-        if len(foreign) + min(m, len(new_feds - foreign)) < rule.min_foreign_federations:
+        foreign, new_feds = o.foreign_federations(spec.player.rank)
+        if foreign + min(m, new_feds) < rule.min_foreign_federations:
             failed.append(f"{rule.foreign_article} foreign federations")
         if rule.min_other_federations is not None:
             other = len(self.counted) - have.federations[own]
@@ -598,6 +625,15 @@ class _Relaxed:
         return tuple(out)
 
 
+def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
+    """The ratings of ``ordered`` but its first ``drop`` won games, in order."""
+    for g in ordered:
+        if drop and g.won:
+            drop -= 1
+            continue
+        yield g.rating
+
+
 def _avg(total: int, games: int) -> int:
     """An average as 1.47b rounds it (the smallest sum reaching it is :func:`least_total`)."""
     return (2 * total + games) // (2 * games)
@@ -608,24 +644,31 @@ def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
 
 
 def _mo_reachable(
-    rule: MixRule, titles: Counter[Title], pool: Counter[Title | None], m: int
+    rule: MixRule,
+    titles: Counter[Title],
+    pool: Counter[Title | None],
+    m: int,
+    scaled: tuple[int, Mapping[Title, int]],
 ) -> bool:
     """Whether the title mix (1.45b–e, or the older fixed combinations) can be reached with
-    ``m`` more opponents from the pool."""
+    ``m`` more opponents from the pool; ``scaled``: a weighted mix's weights as whole
+    multiples of ``1/scale``."""
     mo = rule.mo
     if isinstance(mo, WeightedMO):
+        # in whole units of 1/scale (the weights' common denominator), in integers
+        scale, weights = scaled
+        needed = mo.needed * scale
         gains = sorted(
-            ((mo.weights.get(t, Fraction(0)), c) for t, c in pool.items() if t is not None),
-            reverse=True,
+            ((weights.get(t, 0), c) for t, c in pool.items() if t is not None), reverse=True
         )
-        value, slots = mo.value(titles), m
+        value, slots = sum(weights.get(t, 0) * c for t, c in titles.items()), m
         for weight, count in gains:
-            if value >= mo.needed or slots == 0 or weight == 0:
+            if value >= needed or slots == 0 or weight == 0:
                 break
             used = min(count, slots)
             value += weight * used
             slots -= used
-        return value >= mo.needed
+        return value >= needed
     assert isinstance(mo, ComboMO)
 
     def short(wanted: frozenset[Title], count: int) -> int | None:
@@ -726,6 +769,8 @@ class _Exact:
             for ratings in [sorted(g.rating for g in current)]
         ]
         for kept, wins, free, cut in self._future_choices():
+            if len(self.counted) + len(kept) < self.spec.min_games:
+                break  # too few games even with every game so far kept, and fewer to come
             if best is not None and 2 * len(wins) >= best.least:
                 continue
             spec = self.after_cut if cut else self.spec
@@ -733,6 +778,8 @@ class _Exact:
             ratings = sorted(g.rating for g in future)
             future_sum, future_low = sum(ratings), ratings[:low]
             for current, current_half, count, total, lowest in currents:
+                if count + len(future) < spec.min_games:
+                    break  # the later choices leave out more games so far
                 kept_games = [*current, *future]
                 # the rating alone first: the mix is dearer and only matters if it could win
                 bound = self._rating_bound(
