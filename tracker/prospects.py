@@ -37,11 +37,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 import itertools
 import math
 from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
 from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
 from tracker.evaluation import context, norm_titles, swiss_exemption_met
@@ -144,6 +146,9 @@ class Prospect:
 
 Key = tuple[int, Title]
 
+_Weighted = tuple[int, int, list[tuple[int, int]]]
+"""A weighted title mix for one player in integers: (scale, value so far, gains)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Pool:
@@ -207,7 +212,7 @@ class Outlook:
         self._left: dict[int, tuple[Remaining, ...]] = {}
         self._bounds: dict[Key, _Relaxed] = {}
         self._wins: dict[Key, bool] = {}
-        self._scaled: dict[int, tuple[Mapping[Title, Fraction], int, dict[Title, int]]] = {}
+        self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
@@ -227,9 +232,14 @@ class Outlook:
         player = self.state.players[rank]
         remaining = self._remaining(rank) if self.round_robin else ()
         left = len(remaining) if self.round_robin else self.games_left_swiss
-        base = Prospect(player, title, self.up_to, Status.OUT_OF_REACH, left, False)
+        shown: dict[str, Any] = {}  # the detail's fields
+
+        def make(status: Status = Status.OUT_OF_REACH, **fields: Any) -> Prospect:
+            return Prospect(player, title, self.up_to, status, left, **(shown | fields))
+
+        shown["exact"] = False
         if secured:
-            return dataclasses.replace(base, status=Status.SECURED, reason="norm achieved")
+            return make(Status.SECURED, reason="norm achieved")
         counted = self._counted(rank)
         spec = requirements(title, player, self.ctx, self.rules)
         pool = self._pool(rank, remaining)
@@ -237,37 +247,31 @@ class Outlook:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
             games = len(counted) + min(left, pool.size)
             opponents = len(distinct) if self.round_robin else games
-            base = dataclasses.replace(
-                base, remaining=remaining, open=tuple(open_checks(counted, spec, games, opponents))
-            )
+            shown["remaining"] = remaining
+            shown["open"] = tuple(open_checks(counted, spec, games, opponents))
         if left == 0:
-            return dataclasses.replace(base, reason="no games left")
+            return make(reason="no games left")
         relaxed = self._bounds.get((rank, title))
         if relaxed is None:
             relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
             self._bounds[(rank, title)] = relaxed
         if not relaxed.possible():
-            return dataclasses.replace(base, reason=relaxed.why_not())
+            return make(reason=relaxed.why_not())
         if not self.round_robin:
-            needs = relaxed.needs() if detail else ()
-            return dataclasses.replace(base, status=Status.POSSIBLE, needs=needs)
+            return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
         if not self._wins_all(rank, title, spec):
-            return dataclasses.replace(
-                base, reason="no results against the remaining opponents give the norm"
-            )
+            return make(reason="no results against the remaining opponents give the norm")
         if not detail:
-            return dataclasses.replace(base, status=Status.POSSIBLE)
+            return make(Status.POSSIBLE)
         exact = _Exact(self, spec, player, title, counted, remaining)
         found = exact.least() if exact.subsets() <= EXACT_SUBSETS else None
         if found is not None:
-            return dataclasses.replace(
-                base, status=Status.POSSIBLE, exact=True, ways=exact.ways(found)
-            )
+            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found))
         # too many sets of counted games to try: the scores the bound does not rule out
         needs = relaxed.needs()
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
-        return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways, needs=needs)
+        return make(Status.POSSIBLE, ways=ways, needs=needs)
 
     def least_sum(self, spec: Requirements, half_points: int, games: int) -> int | None:
         """The least sum of ``games`` ratings (as counted, floor applied) that gives the norm
@@ -293,17 +297,26 @@ class Outlook:
             self._foreign[rank] = (len(foreign), len(new_feds - foreign))
         return self._foreign[rank]
 
-    def scaled(self, mo: MO) -> tuple[int, Mapping[Title, int]]:
-        """A weighted title mix's weights as whole multiples of ``1/scale``, kept for the
-        weights object of each title (``(1, {})`` for a mix of fixed combinations)."""
+    def weighted(self, rank: int, mo: MO) -> _Weighted | None:
+        """A weighted title mix (1.45b–e) in integers, in units of ``1/scale`` (the weights'
+        common denominator): the value of the games so far, and what each title among the
+        remaining opponents adds with how many of them, best first. Kept per player and
+        weights object; ``None`` for a mix of fixed combinations."""
         if not isinstance(mo, WeightedMO):
-            return 1, {}
-        known = self._scaled.get(id(mo.weights))
+            return None
+        known = self._weighted.get((rank, id(mo.weights)))
         if known is None or known[0] is not mo.weights:
             scale = math.lcm(*(w.denominator for w in mo.weights.values()))
-            known = (mo.weights, scale, {t: int(w * scale) for t, w in mo.weights.items()})
-            self._scaled[id(mo.weights)] = known
-        return known[1], known[2]
+            weights = {t: int(w * scale) for t, w in mo.weights.items()}
+            have, pool = self._summary(rank), self._pools[rank]
+            value = sum(weights.get(t, 0) * c for t, c in have.titles.items())
+            gains = sorted(
+                ((weights.get(t, 0), c) for t, c in pool.titles.items() if t is not None),
+                reverse=True,
+            )
+            known = (mo.weights, (scale, value, gains))
+            self._weighted[(rank, id(mo.weights))] = known
+        return known[1]
 
     # ------------------------------------------------------------------ helpers
 
@@ -488,6 +501,7 @@ class _Relaxed:
         self.rating_ok = False
         self.failed_mix: list[str] = []
         self._mix: dict[tuple[int, int], bool] = {}
+        self._rules: dict[int, MixRule] = {}
         self._possible: bool | None = None
 
     def _min_games(self, m: int) -> int:
@@ -533,13 +547,24 @@ class _Relaxed:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
         opponents' ratings (as counted) must sum to at least ``X``."""
         rows: dict[tuple[int, int], int] = {}
+        least_sum, spec = self.o.least_sum, self.spec
         for m in self._counts():
-            for drop in self.drops:
+            best = self.best[m]
+            for n_c, h_c, adj_c in self.drops:
+                # :meth:`_needed_sum` for every score, fewest points last
+                n = n_c + m
+                if n == 0 or n < self._min_games(m):
+                    continue
                 for h in range(2 * m, -1, -1):
-                    x = self._needed_sum(m, drop, h)
-                    if x is None:
+                    total = least_sum(spec, h_c + h, n)
+                    if total is None or total - adj_c > best:
                         break  # fewer points only raise the requirement
-                    if (m, h) not in rows or x < rows[(m, h)]:
+                    self.rating_ok = True
+                    if not self._mix_ok(n, m):
+                        break  # the same mix for every score
+                    x = total - adj_c
+                    known = rows.get((m, h))
+                    if known is None or x < known:
                         rows[(m, h)] = x
         return rows
 
@@ -554,8 +579,10 @@ class _Relaxed:
         """Each mix rule for a record of ``n`` games, ``m`` of them still to play: at-least
         rules with the most the pool could add, at-most rules with the fewest it must."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
-        double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
-        rule: MixRule = spec.mix(n, (n + 1) // 2 if double else n)
+        rule = self._rules.get(n)
+        if rule is None:
+            double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
+            rule = self._rules[n] = spec.mix(n, (n + 1) // 2 if double else n)
         own = spec.player.federation
         failed = []
         holders = rule.title_holder_titles
@@ -563,7 +590,8 @@ class _Relaxed:
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             failed.append(f"{rule.title_holder_article} title-holders")
-        if not _mo_reachable(rule, have.titles, pool.titles, m, o.scaled(rule.mo)):
+        weighted = o.weighted(spec.player.rank, rule.mo)
+        if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
             failed.append(f"{rule.mo_article} {spec.title.value} title mix")
         foreign, new_feds = o.foreign_federations(spec.player.rank)
         if foreign + min(m, new_feds) < rule.min_foreign_federations:
@@ -611,18 +639,28 @@ class _Relaxed:
         """The rows a reader needs: per number of counted games, each score from the lowest
         possible, as long as more points lower the requirement."""
         rows = self.rows()
+        scores: dict[int, list[int]] = {}
+        for m, h in rows:
+            scores.setdefault(m, []).append(h)
         out: list[Need] = []
-        for m in sorted({m for m, _ in rows}, reverse=True):
+        for m in sorted(scores, reverse=True):
             if m == 0:
                 continue  # a norm from the games so far alone is :attr:`Status.SECURED`
             previous = None
-            for h in sorted(h for mm, h in rows if mm == m):
+            best = _avg(self.best[m], m)
+            for h in sorted(scores[m]):
                 average = _avg(rows[(m, h)], m)
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, Fraction(h, 2), average, _avg(self.best[m], m)))
+                out.append(Need(m, _halves(h), average, best))
         return tuple(out)
+
+
+@functools.cache
+def _halves(half_points: int) -> Fraction:
+    """A score in half points as a fraction, made once (a pure constant)."""
+    return Fraction(half_points, 2)
 
 
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
@@ -648,20 +686,17 @@ def _mo_reachable(
     titles: Counter[Title],
     pool: Counter[Title | None],
     m: int,
-    scaled: tuple[int, Mapping[Title, int]],
+    weighted: _Weighted | None,
 ) -> bool:
     """Whether the title mix (1.45b–e, or the older fixed combinations) can be reached with
-    ``m`` more opponents from the pool; ``scaled``: a weighted mix's weights as whole
-    multiples of ``1/scale``."""
+    ``m`` more opponents from the pool; ``weighted``: a weighted mix's values for the
+    player (:meth:`Outlook.weighted`)."""
     mo = rule.mo
     if isinstance(mo, WeightedMO):
-        # in whole units of 1/scale (the weights' common denominator), in integers
-        scale, weights = scaled
+        assert weighted is not None
+        scale, value, gains = weighted
         needed = mo.needed * scale
-        gains = sorted(
-            ((weights.get(t, 0), c) for t, c in pool.items() if t is not None), reverse=True
-        )
-        value, slots = sum(weights.get(t, 0) * c for t, c in titles.items()), m
+        slots = m
         for weight, count in gains:
             if value >= needed or slots == 0 or weight == 0:
                 break
