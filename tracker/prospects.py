@@ -484,25 +484,31 @@ class _Relaxed:
         floor = spec.floor
         clamped = [max(r, floor) for r in pool.ratings[: self.left]]
         self.best = list(itertools.accumulate(clamped, initial=0))
-        ordered = sorted(counted, key=lambda g: g.rating)
-        wins = [g for g in ordered if g.won] if self.drop_wins else []
-        self.drops: list[tuple[int, int, int]] = []
-        """(games, half points, floor-adjusted rating sum) after dropping the d lowest wins."""
-        games, half = len(ordered), sum(g.half_points for g in ordered)
-        total = sum(g.rating for g in ordered)
-        for d in range(len(wins) + 1):
-            if d:
-                total -= wins[d - 1].rating
-            # the kept games' lowest ratings: the ordered ones but the d lowest wins
-            lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
-            self.drops.append(
-                (games - d, half - 2 * d, floor_adjusted(lowest, spec) - sum(lowest) + total)
-            )
+        self._ordered = sorted(counted, key=lambda g: g.rating)
+        self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
+        self._drops: list[tuple[int, int, int]] = []
+        self._kept_sum = sum(g.rating for g in self._ordered)
         self.rating_ok = False
         self.failed_mix: list[str] = []
         self._mix: dict[tuple[int, int], bool] = {}
         self._rules: dict[int, MixRule] = {}
         self._possible: bool | None = None
+
+    def drops(self) -> Iterator[tuple[int, int, int]]:
+        """(games, half points, floor-adjusted rating sum) of the games so far after
+        dropping the d lowest-rated wins, for d = 0, 1, …, each worked out once when first
+        asked for."""
+        ordered, spec = self._ordered, self.spec
+        for d in range(len(self._wins) + 1):
+            if d == len(self._drops):
+                if d:
+                    self._kept_sum -= self._wins[d - 1].rating
+                # the kept games' lowest ratings: the ordered ones but the d lowest wins
+                lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
+                half = sum(g.half_points for g in ordered) - 2 * d
+                adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
+                self._drops.append((len(ordered) - d, half, adjusted))
+            yield self._drops[d]
 
     def _min_games(self, m: int) -> int:
         if m == self.left or self.drop_wins:
@@ -539,7 +545,7 @@ class _Relaxed:
             self._possible = any(
                 self._needed_sum(m, drop, 2 * m) is not None
                 for m in reversed(self._counts())
-                for drop in self.drops
+                for drop in self.drops()
             )
         return self._possible
 
@@ -550,7 +556,7 @@ class _Relaxed:
         least_sum, spec = self.o.least_sum, self.spec
         for m in self._counts():
             best = self.best[m]
-            for n_c, h_c, adj_c in self.drops:
+            for n_c, h_c, adj_c in self.drops():
                 # :meth:`_needed_sum` for every score, fewest points last
                 n = n_c + m
                 if n == 0 or n < self._min_games(m):
