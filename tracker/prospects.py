@@ -37,7 +37,6 @@ from __future__ import annotations
 
 import dataclasses
 import enum
-import functools
 import itertools
 import math
 from collections import Counter
@@ -213,6 +212,7 @@ class Outlook:
         self._bounds: dict[Key, _Relaxed] = {}
         self._wins: dict[Key, bool] = {}
         self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
+        self._scores: dict[int, Fraction] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
@@ -272,6 +272,12 @@ class Outlook:
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
+
+    def score(self, half_points: int) -> Fraction:
+        """A score given in half points, as a fraction made once per outlook."""
+        if half_points not in self._scores:
+            self._scores[half_points] = Fraction(half_points, 2)
+        return self._scores[half_points]
 
     def least_sum(self, spec: Requirements, half_points: int, games: int) -> int | None:
         """The least sum of ``games`` ratings (as counted, floor applied) that gives the norm
@@ -659,14 +665,8 @@ class _Relaxed:
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, _halves(h), average, best))
+                out.append(Need(m, self.o.score(h), average, best))
         return tuple(out)
-
-
-@functools.cache
-def _halves(half_points: int) -> Fraction:
-    """A score in half points as a fraction, made once (a pure constant)."""
-    return Fraction(half_points, 2)
 
 
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
