@@ -211,6 +211,7 @@ class Outlook:
         self._left: dict[int, tuple[Remaining, ...]] = {}
         self._bounds: dict[Key, _Relaxed] = {}
         self._wins: dict[Key, bool] = {}
+        self._scaled: dict[int, tuple[Mapping[Title, Fraction], int, dict[Title, int]]] = {}
         self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
         self._scores: dict[int, Fraction] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
@@ -312,8 +313,12 @@ class Outlook:
             return None
         known = self._weighted.get((rank, id(mo.weights)))
         if known is None or known[0] is not mo.weights:
-            scale = math.lcm(*(w.denominator for w in mo.weights.values()))
-            weights = {t: int(w * scale) for t, w in mo.weights.items()}
+            scaled = self._scaled.get(id(mo.weights))
+            if scaled is None or scaled[0] is not mo.weights:
+                scale = math.lcm(*(w.denominator for w in mo.weights.values()))
+                scaled = (mo.weights, scale, {t: int(w * scale) for t, w in mo.weights.items()})
+                self._scaled[id(mo.weights)] = scaled
+            _, scale, weights = scaled
             have, pool = self._summary(rank), self._pools[rank]
             value = sum(weights.get(t, 0) * c for t, c in have.titles.items())
             gains = sorted(
