@@ -81,6 +81,7 @@ def test_seed_tournaments() -> None:
         (5, 12, System.SWISS, 9, False),
         (6, 12, System.SWISS, 9, True),
         (7, 12, System.ROUND_ROBIN, 0, False),
+        (8, 6, System.DOUBLE_ROUND_ROBIN, 0, True),
     ],
 )
 def test_generated_tournaments(
