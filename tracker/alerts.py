@@ -34,7 +34,7 @@ def player_ref(p: Player) -> ev.PlayerRef:
 def score_text(score: Fraction) -> str:
     """``6½`` style: how arbiters write scores."""
     whole = int(score)
-    return f"{whole}½" if score - whole else str(whole)
+    return f"{whole}½" if score.denominator != 1 else str(whole)
 
 
 def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEvidence:
@@ -93,17 +93,18 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
 
 def prospect_detail(p: Prospect) -> ev.Prospect:
     """The wire form of a player's prospect."""
+    remaining = tuple(player_ref(r.opponent) for r in p.remaining)
     return ev.Prospect(
         exact=p.exact,
         games_left=p.games_left,
-        remaining=tuple(player_ref(r.opponent) for r in p.remaining),
+        remaining=remaining,
         ways=tuple(
             ev.ProspectWay(
                 score=score_text(w.score),
                 results=tuple(
-                    ev.ProspectResult(opponent=player_ref(r.opponent), result=code.value)
+                    ev.ProspectResult(opponent=ref, result=code.value)
                     # no results when the ways are a bound (no example)
-                    for r, code in zip(p.remaining, w.results, strict=False)
+                    for ref, code in zip(remaining, w.results, strict=False)
                 ),
             )
             for w in p.ways

@@ -38,11 +38,13 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
+import math
 from collections import Counter
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
+from typing import Any
 
-from tracker.editions.mix import ComboMO, MixRule, WeightedMO
+from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
 from tracker.evaluation import context, norm_titles
 from tracker.event_flags import exemption_holds, swiss_exemption_by_round
 from tracker.norms import (
@@ -144,6 +146,9 @@ class Prospect:
 
 Key = tuple[int, Title]
 
+_Weighted = tuple[int, int, list[tuple[int, int]]]
+"""A weighted title mix for one player in integers: (scale, value so far, gains)."""
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Pool:
@@ -212,6 +217,16 @@ class Outlook:
         self._games: dict[int, list[NormGame]] = {}
         self._pools: dict[int, _Pool] = {}
         self._have: dict[int, _Have] = {}
+        self._everyone: list[Remaining] | None = None
+        self._left: dict[int, tuple[Remaining, ...]] = {}
+        self._bounds: dict[Key, _Relaxed] = {}
+        self._wins: dict[Key, bool] = {}
+        self._scaled: dict[int, tuple[Mapping[Title, Fraction], int, dict[Title, int]]] = {}
+        self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
+        self._scores: dict[int, Fraction] = {}
+        self._foreign: dict[int, tuple[int, int]] = {}
+        self._sums: dict[tuple[Title, int, int], int | None] = {}
+        self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
 
     # ------------------------------------------------------------------ public
 
@@ -228,9 +243,14 @@ class Outlook:
         player = self.state.players[rank]
         remaining = self._remaining(rank) if self.round_robin else ()
         left = len(remaining) if self.round_robin else self.games_left_swiss
-        base = Prospect(player, title, self.up_to, Status.OUT_OF_REACH, left, False)
+        shown: dict[str, Any] = {}  # the detail's fields
+
+        def make(status: Status = Status.OUT_OF_REACH, **fields: Any) -> Prospect:
+            return Prospect(player, title, self.up_to, status, left, **(shown | fields))
+
+        shown["exact"] = False
         if secured:
-            return dataclasses.replace(base, status=Status.SECURED, reason="norm achieved")
+            return make(Status.SECURED, reason="norm achieved")
         counted = self._counted(rank)
         spec = requirements(title, player, self.ctx, self.rules)
         pool = self._pool(rank, remaining)
@@ -238,48 +258,119 @@ class Outlook:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
             games = len(counted) + min(left, pool.size)
             opponents = len(distinct) if self.round_robin else games
-            base = dataclasses.replace(
-                base, remaining=remaining, open=tuple(open_checks(counted, spec, games, opponents))
-            )
+            shown["remaining"] = remaining
+            shown["open"] = tuple(open_checks(counted, spec, games, opponents))
         if left == 0:
-            return dataclasses.replace(base, reason="no games left")
-        relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+            return make(reason="no games left")
+        relaxed = self._bounds.get((rank, title))
+        if relaxed is None:
+            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+            self._bounds[(rank, title)] = relaxed
         if not relaxed.possible():
-            return dataclasses.replace(base, reason=relaxed.why_not())
+            return make(reason=relaxed.why_not())
         if not self.round_robin:
-            needs = relaxed.needs() if detail else ()
-            return dataclasses.replace(base, status=Status.POSSIBLE, needs=needs)
-        if not self._wins_all(rank, title, remaining):
-            return dataclasses.replace(
-                base, reason="no results against the remaining opponents give the norm"
-            )
+            return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
+        if not self._wins_all(rank, title, spec):
+            return make(reason="no results against the remaining opponents give the norm")
         if not detail:
-            return dataclasses.replace(base, status=Status.POSSIBLE)
+            return make(Status.POSSIBLE)
         exact = _Exact(self, spec, player, title, counted, remaining)
         found = exact.least() if exact.subsets() <= EXACT_SUBSETS else None
         if found is not None:
-            return dataclasses.replace(
-                base, status=Status.POSSIBLE, exact=True, ways=exact.ways(found)
-            )
+            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found))
         # too many sets of counted games to try: the scores the bound does not rule out
         needs = relaxed.needs()
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
-        return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways, needs=needs)
+        return make(Status.POSSIBLE, ways=ways, needs=needs)
+
+    def score(self, half_points: int) -> Fraction:
+        """A score given in half points, as a fraction made once per outlook."""
+        if half_points not in self._scores:
+            self._scores[half_points] = Fraction(half_points, 2)
+        return self._scores[half_points]
+
+    def least_sum(self, spec: Requirements, half_points: int, games: int) -> int | None:
+        """The least sum of ``games`` ratings (as counted, floor applied) that gives the norm
+        with this score, ``None`` below the minimum score; the same for every player, so
+        kept per title."""
+        key = (spec.title, half_points, games)
+        if key not in self._sums:
+            need = needed_average(half_points, games, spec)
+            self._sums[key] = None if need is None else least_total(need, games)
+        return self._sums[key]
+
+    def foreign_federations(self, rank: int) -> tuple[int, int]:
+        """The foreign federations (1.43) of the games so far, and how many more the
+        remaining opponents could add."""
+        if rank not in self._foreign:
+            own = self.state.players[rank].federation
+            fid = self.rules.fid_counts_as_federation
+            have, pool = self._summary(rank), self._pools[rank]
+            foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
+            new_feds = {
+                f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)
+            }
+            self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+        return self._foreign[rank]
+
+    def weighted(self, rank: int, mo: MO) -> _Weighted | None:
+        """A weighted title mix (1.45b–e) in integers, in units of ``1/scale`` (the weights'
+        common denominator): the value of the games so far, and what each title among the
+        remaining opponents adds with how many of them, best first. Kept per player and
+        weights object; ``None`` for a mix of fixed combinations."""
+        if not isinstance(mo, WeightedMO):
+            return None
+        known = self._weighted.get((rank, id(mo.weights)))
+        if known is None or known[0] is not mo.weights:
+            scaled = self._scaled.get(id(mo.weights))
+            if scaled is None or scaled[0] is not mo.weights:
+                scale = math.lcm(*(w.denominator for w in mo.weights.values()))
+                scaled = (mo.weights, scale, {t: int(w * scale) for t, w in mo.weights.items()})
+                self._scaled[id(mo.weights)] = scaled
+            _, scale, weights = scaled
+            have, pool = self._summary(rank), self._pools[rank]
+            value = sum(weights.get(t, 0) * c for t, c in have.titles.items())
+            gains = sorted(
+                ((weights.get(t, 0), c) for t, c in pool.titles.items() if t is not None),
+                reverse=True,
+            )
+            known = (mo.weights, (scale, value, gains))
+            self._weighted[(rank, id(mo.weights))] = known
+        return known[1]
 
     # ------------------------------------------------------------------ helpers
 
-    def _wins_all(self, rank: int, title: Title, remaining: Sequence[Remaining]) -> bool:
+    def _wins_all(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether winning every remaining game gives the norm. A better result
         never hurts (a kept game's points only help, a game left out may be anything), so
         this decides whether any results can. The order is free, so the games after the
-        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway."""
-        cells = list(self.cells.get(rank, []))
-        cells += [
-            Cell(self.up_to + i, r.opponent.rank, Code.WIN) for i, r in enumerate(remaining, 1)
-        ]
-        player = self.state.players[rank]
-        return norm_exists(player, cells, title, self.ctx, self.rules)
+        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway.
+
+        Most records that can make it do so with every game kept, an attempt the norm search
+        would accept first (the whole record, nothing left out), so that one is tried before
+        the search."""
+        if (rank, title) not in self._wins:
+            cells, games = self._won_out(rank)
+            least = least_half_points(games, spec)
+            player = self.state.players[rank]
+            self._wins[(rank, title)] = (
+                least is not None and least <= sum(g.half_points for g in games)
+            ) or norm_exists(player, cells, title, self.ctx, self.rules)
+        return self._wins[(rank, title)]
+
+    def _won_out(self, rank: int) -> tuple[list[Cell], list[NormGame]]:
+        """Round robin: the player's rounds with every remaining game won, and the games of
+        them that count for norms (the same for every title)."""
+        if rank not in self._won:
+            cells = list(self.cells.get(rank, []))
+            cells += [
+                Cell(self.up_to + i, r.opponent.rank, Code.WIN)
+                for i, r in enumerate(self._remaining(rank), 1)
+            ]
+            player = self.state.players[rank]
+            self._won[rank] = (cells, norm_games(player, cells, self.ctx, self.rules)[0])
+        return self._won[rank]
 
     def _counted(self, rank: int) -> list[NormGame]:
         if rank not in self._games:
@@ -352,19 +443,34 @@ class Outlook:
 
     def _remaining(self, rank: int) -> tuple[Remaining, ...]:
         """Round robin: each opponent as many times as the cycles leave, by start rank."""
+        if rank not in self._left:
+            self._left[rank] = self._new_remaining(rank)
+        return self._left[rank]
+
+    def _new_remaining(self, rank: int) -> tuple[Remaining, ...]:
         met = self._met(rank, over_the_board=False)
         games: list[Remaining] = []
-        for other, opponent in sorted(self.state.players.items()):
-            if other == rank:
-                continue
-            counts = (
-                self.rules.exclusion(
-                    opponent, Code.DRAW, self.tournament, other in self.ctx.unrated_scored_zero
-                )
-                is None
-            )
-            games.extend(Remaining(opponent, counts) for _ in range(self.cycles - met[other]))
+        for game in self._opponents():
+            other = game.opponent.rank
+            if other != rank:
+                games.extend(game for _ in range(self.cycles - met[other]))
         return tuple(games)
+
+    def _opponents(self) -> list[Remaining]:
+        """Round robin: a game against each player, by start rank, and whether it counts
+        (1.42a/b/d depend on the opponent alone)."""
+        if self._everyone is None:
+            self._everyone = [
+                Remaining(
+                    opponent,
+                    self.rules.exclusion(
+                        opponent, Code.DRAW, self.tournament, other in self.ctx.unrated_scored_zero
+                    )
+                    is None,
+                )
+                for other, opponent in sorted(self.state.players.items())
+            ]
+        return self._everyone
 
 
 def outlook(state: TournamentState, up_to: int) -> Outlook:
@@ -399,23 +505,31 @@ class _Relaxed:
         floor = spec.floor
         clamped = [max(r, floor) for r in pool.ratings[: self.left]]
         self.best = list(itertools.accumulate(clamped, initial=0))
-        ordered = sorted(counted, key=lambda g: g.rating)
-        wins = [g for g in ordered if g.won] if self.drop_wins else []
-        self.drops: list[tuple[int, int, int]] = []
-        """(games, half points, floor-adjusted rating sum) after dropping the d lowest wins."""
-        for d in range(len(wins) + 1):
-            dropped = {id(g) for g in wins[:d]}
-            kept = [g for g in ordered if id(g) not in dropped]
-            self.drops.append(
-                (
-                    len(kept),
-                    sum(g.half_points for g in kept),
-                    floor_adjusted([g.rating for g in kept], spec),
-                )
-            )
+        self._ordered = sorted(counted, key=lambda g: g.rating)
+        self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
+        self._drops: list[tuple[int, int, int]] = []
+        self._kept_sum = sum(g.rating for g in self._ordered)
         self.rating_ok = False
         self.failed_mix: list[str] = []
         self._mix: dict[tuple[int, int], bool] = {}
+        self._rules: dict[int, MixRule] = {}
+        self._possible: bool | None = None
+
+    def drops(self) -> Iterator[tuple[int, int, int]]:
+        """(games, half points, floor-adjusted rating sum) of the games so far after
+        dropping the d lowest-rated wins, for d = 0, 1, …, each worked out once when first
+        asked for."""
+        ordered, spec = self._ordered, self.spec
+        for d in range(len(self._wins) + 1):
+            if d == len(self._drops):
+                if d:
+                    self._kept_sum -= self._wins[d - 1].rating
+                # the kept games' lowest ratings: the ordered ones but the d lowest wins
+                lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
+                half = sum(g.half_points for g in ordered) - 2 * d
+                adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
+                self._drops.append((len(ordered) - d, half, adjusted))
+            yield self._drops[d]
 
     def _min_games(self, m: int) -> int:
         if m == self.left or self.drop_wins:
@@ -434,10 +548,10 @@ class _Relaxed:
         n = n_c + m
         if n == 0 or n < self._min_games(m):
             return None
-        need = needed_average(h_c + h, n, self.spec)
-        if need is None:
+        total = self.o.least_sum(self.spec, h_c + h, n)
+        if total is None:
             return None
-        x = least_total(need, n) - adj_c
+        x = total - adj_c
         if x > self.best[m]:
             return None
         self.rating_ok = True
@@ -448,23 +562,36 @@ class _Relaxed:
     def possible(self) -> bool:
         """Whether some number of counted games and some score pass every bound (the best
         score is the easiest, and the mix does not depend on the score)."""
-        return any(
-            self._needed_sum(m, drop, 2 * m) is not None
-            for m in reversed(self._counts())
-            for drop in self.drops
-        )
+        if self._possible is None:
+            self._possible = any(
+                self._needed_sum(m, drop, 2 * m) is not None
+                for m in reversed(self._counts())
+                for drop in self.drops()
+            )
+        return self._possible
 
     def rows(self) -> dict[tuple[int, int], int]:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
         opponents' ratings (as counted) must sum to at least ``X``."""
         rows: dict[tuple[int, int], int] = {}
+        least_sum, spec = self.o.least_sum, self.spec
         for m in self._counts():
-            for drop in self.drops:
+            best = self.best[m]
+            for n_c, h_c, adj_c in self.drops():
+                # :meth:`_needed_sum` for every score, fewest points last
+                n = n_c + m
+                if n == 0 or n < self._min_games(m):
+                    continue
                 for h in range(2 * m, -1, -1):
-                    x = self._needed_sum(m, drop, h)
-                    if x is None:
+                    total = least_sum(spec, h_c + h, n)
+                    if total is None or total - adj_c > best:
                         break  # fewer points only raise the requirement
-                    if (m, h) not in rows or x < rows[(m, h)]:
+                    self.rating_ok = True
+                    if not self._mix_ok(n, m):
+                        break  # the same mix for every score
+                    x = total - adj_c
+                    known = rows.get((m, h))
+                    if known is None or x < known:
                         rows[(m, h)] = x
         return rows
 
@@ -479,8 +606,10 @@ class _Relaxed:
         """Each mix rule for a record of ``n`` games, ``m`` of them still to play: at-least
         rules with the most the pool could add, at-most rules with the fewest it must."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
-        double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
-        rule: MixRule = spec.mix(n, (n + 1) // 2 if double else n)
+        rule = self._rules.get(n)
+        if rule is None:
+            double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
+            rule = self._rules[n] = spec.mix(n, (n + 1) // 2 if double else n)
         own = spec.player.federation
         failed = []
         holders = rule.title_holder_titles
@@ -488,12 +617,11 @@ class _Relaxed:
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             failed.append(f"{rule.title_holder_article} title-holders")
-        if not _mo_reachable(rule, have.titles, pool.titles, m):
+        weighted = o.weighted(spec.player.rank, rule.mo)
+        if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
             failed.append(f"{rule.mo_article} {spec.title.value} title mix")
-        fid = o.rules.fid_counts_as_federation
-        foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
-        new_feds = {f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)}
-        if len(foreign) + min(m, len(new_feds - foreign)) < rule.min_foreign_federations:
+        foreign, new_feds = o.foreign_federations(spec.player.rank)
+        if foreign + min(m, new_feds) < rule.min_foreign_federations:
             failed.append(f"{rule.foreign_article} foreign federations")
         if rule.min_other_federations is not None:
             other = len(self.counted) - have.federations[own]
@@ -538,18 +666,31 @@ class _Relaxed:
         """The rows a reader needs: per number of counted games, each score from the lowest
         possible, as long as more points lower the requirement."""
         rows = self.rows()
+        scores: dict[int, list[int]] = {}
+        for m, h in rows:
+            scores.setdefault(m, []).append(h)
         out: list[Need] = []
-        for m in sorted({m for m, _ in rows}, reverse=True):
+        for m in sorted(scores, reverse=True):
             if m == 0:
                 continue  # a norm from the games so far alone is :attr:`Status.SECURED`
             previous = None
-            for h in sorted(h for mm, h in rows if mm == m):
+            best = _avg(self.best[m], m)
+            for h in sorted(scores[m]):
                 average = _avg(rows[(m, h)], m)
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, Fraction(h, 2), average, _avg(self.best[m], m)))
+                out.append(Need(m, self.o.score(h), average, best))
         return tuple(out)
+
+
+def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
+    """The ratings of ``ordered`` but its first ``drop`` won games, in order."""
+    for g in ordered:
+        if drop and g.won:
+            drop -= 1
+            continue
+        yield g.rating
 
 
 def _avg(total: int, games: int) -> int:
@@ -562,24 +703,28 @@ def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
 
 
 def _mo_reachable(
-    rule: MixRule, titles: Counter[Title], pool: Counter[Title | None], m: int
+    rule: MixRule,
+    titles: Counter[Title],
+    pool: Counter[Title | None],
+    m: int,
+    weighted: _Weighted | None,
 ) -> bool:
     """Whether the title mix (1.45b–e, or the older fixed combinations) can be reached with
-    ``m`` more opponents from the pool."""
+    ``m`` more opponents from the pool; ``weighted``: a weighted mix's values for the
+    player (:meth:`Outlook.weighted`)."""
     mo = rule.mo
     if isinstance(mo, WeightedMO):
-        gains = sorted(
-            ((mo.weights.get(t, Fraction(0)), c) for t, c in pool.items() if t is not None),
-            reverse=True,
-        )
-        value, slots = mo.value(titles), m
+        assert weighted is not None
+        scale, value, gains = weighted
+        needed = mo.needed * scale
+        slots = m
         for weight, count in gains:
-            if value >= mo.needed or slots == 0 or weight == 0:
+            if value >= needed or slots == 0 or weight == 0:
                 break
             used = min(count, slots)
             value += weight * used
             slots -= used
-        return value >= mo.needed
+        return value >= needed
     assert isinstance(mo, ComboMO)
 
     def short(wanted: frozenset[Title], count: int) -> int | None:
@@ -638,6 +783,7 @@ class _Exact:
             for i, r in enumerate(remaining)
             if r.counts
         ]
+        self._bounds: dict[tuple[int, int, int], int | None] = {}
 
     def _current_choices(self) -> Iterator[tuple[list[NormGame], int]]:
         """The games so far that may be kept: all but any set of wins (1.42e)."""
@@ -672,16 +818,29 @@ class _Exact:
         """The plan with the fewest points from the remaining games."""
         best: _Plan | None = None
         games = dict(self.futures)
-        currents = list(self._current_choices())
+        low = self.spec.raise_count  # the most ratings the floor raises (1.46c)
+        currents = [
+            (current, half, len(current), sum(ratings), ratings[:low])
+            for current, half in self._current_choices()
+            for ratings in [sorted(g.rating for g in current)]
+        ]
         for kept, wins, free, cut in self._future_choices():
+            if len(self.counted) + len(kept) < self.spec.min_games:
+                break  # too few games even with every game so far kept, and fewer to come
             if best is not None and 2 * len(wins) >= best.least:
                 continue
             spec = self.after_cut if cut else self.spec
             future = [games[i] for i in kept]
-            for current, current_half in currents:
+            ratings = sorted(g.rating for g in future)
+            future_sum, future_low = sum(ratings), ratings[:low]
+            for current, current_half, count, total, lowest in currents:
+                if count + len(future) < spec.min_games:
+                    break  # the later choices leave out more games so far
                 kept_games = [*current, *future]
                 # the rating alone first: the mix is dearer and only matters if it could win
-                bound = least_half_points(kept_games, spec, mix=False)
+                bound = self._rating_bound(
+                    spec, count + len(future), total + future_sum, sorted(lowest + future_low)
+                )
                 if bound is None or bound - current_half > 2 * len(kept):
                     continue
                 if best is not None and max(0, bound - current_half) + 2 * len(wins) >= (
@@ -697,6 +856,31 @@ class _Exact:
                 if best is None or plan.least < best.least:
                     best = plan
         return best
+
+    def _rating_bound(
+        self, spec: Requirements, games: int, total: int, lowest: list[int]
+    ) -> int | None:
+        """``least_half_points(kept, spec, mix=False)`` from the kept games' number, rating
+        sum and lowest ratings (ascending, as many as the floor may raise)."""
+        if games < spec.min_games:
+            return None
+        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + total
+        key = (spec.min_games, games, adjusted)
+        if key not in self._bounds:
+            ra = _avg(adjusted, games)
+            self._bounds[key] = (
+                None
+                if ra < spec.avg_min
+                else next(
+                    (
+                        half
+                        for half in range(2 * games + 1)
+                        if (need := needed_average(half, games, spec)) is not None and ra >= need
+                    ),
+                    None,
+                )
+            )
+        return self._bounds[key]
 
     def ways(self, plan: _Plan) -> tuple[Way, ...]:
         """Every score from the plan's lowest up, each with results that give the norm:

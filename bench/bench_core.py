@@ -1,0 +1,54 @@
+"""The core alone on the streaming benchmark's input: 200 synthetic ten-player round robins
+(``bench_streams.py``'s default), every message through ``tracker.transition.apply``.
+
+Prints messages per second (wall and CPU) and the CPU the norm prospects take per finished
+round (``transition._prospects``, timed from outside). No Kafka, no pass/fail.
+
+Run: ``.venv/bin/python bench/bench_core.py``
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.bench_streams import core_only
+from streams.synthetic import interleave, round_robin
+from tracker import transition
+
+
+def main(tournaments: int = 200, players: int = 10) -> None:
+    events = interleave([round_robin(f"b{i}", players, seed=i) for i in range(tournaments)])
+    spent, rounds = 0.0, 0
+    prospects = transition._prospects
+
+    def timed(*args: Any) -> Any:
+        nonlocal spent, rounds
+        started = time.process_time()
+        try:
+            return prospects(*args)
+        finally:
+            spent += time.process_time() - started
+            rounds += 1
+
+    transition._prospects = timed  # type: ignore[assignment]
+    try:
+        cpu = time.process_time()
+        rate = core_only(events)
+        cpu = time.process_time() - cpu
+    finally:
+        transition._prospects = prospects  # type: ignore[assignment]
+    print(f"{tournaments} round robins of {players} players, {len(events)} messages")
+    print(f"core_only: {rate:.0f} msg/s wall, {len(events) / cpu:.0f} msg/s CPU")
+    print(
+        f"prospects: {spent / rounds * 1000:.2f} ms CPU per finished round ({rounds} rounds), "
+        f"{spent / cpu:.0%} of the core's CPU"
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,674 @@
+"""The prospects as computed before the fast paths: tracker/prospects.py of commit a2795fa
+below this note, but for its result types, which it imports. The reference that
+tests/test_prospects_reference.py holds the fast computation to, result for result; not used
+by the tracker.
+
+Norm prospects: after a round, what the remaining rounds must bring for a player to make a
+norm they lack, and whether any result still can.
+
+* **Round robins** (single or double): the remaining opponents are known (everyone not yet met
+  as often as the cycles allow), so the prospect is exact. A norm's record is the games so far
+  and a subset of the remaining ones: a remaining game is counted, left out as a win (1.42e),
+  or left out as a game after the norm (1.42f, a tail of rounds, when the edition allows it).
+  Whether a set of counted games gives the norm depends on their results only through the
+  score, so for each set the fewest points it needs (:func:`tracker.norms.least_half_points`)
+  decides which final scores in the remaining games can give the norm. Those scores are
+  always every score from the lowest one up (a better result never hurts). The round order
+  of the remaining games matters only for 1.42f; the prospect allows any order (the answer
+  is "some order and these results give the norm"). Pairings of later rounds that arrived
+  early are not used, so that the alerts do not depend on when facts arrive.
+  Whether the norm is possible at all is decided by the norm search on the record with every
+  remaining game won. The list of scores tries every set of counted games, so it is exact only
+  up to :data:`EXACT_SUBSETS` sets; a larger round robin (early rounds of 12 players and more)
+  gets the Swiss bound below, with its opponents known, until it is small enough.
+* **Swiss**: the opponents are unknown. The prospect lists, for each number of remaining games
+  that may count and each score in them, the lowest average (1.47b rounding) those opponents
+  must have, with ratings as the norm counts them: the 1.46d/e value for an unrated opponent,
+  and the 1.46c floor for one below it.
+
+**The Swiss assumption** (never "out of reach" while the norm is possible): the remaining
+opponents may be any players the candidate has not met over the board, so they are at most as
+strong as the strongest of those. Each of them is counted at least at the 1.46c floor, though
+only the lowest (the edition's number of them) is raised. The title, federation and unrated
+mix is checked against what those players could give, each rule on its own. The 1.43e
+exemption is taken as met when every registered player, if paired, would meet it. A player is
+out of reach only when no score in no number of counted remaining games passes all of that.
+
+The 1.42d status of unrated round-robin opponents (zero against rated players) is taken as it
+stands after the round; remaining games are assumed to be played over the board.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+from collections import Counter
+from collections.abc import Collection, Iterator, Sequence
+from fractions import Fraction
+
+from tracker.editions.mix import ComboMO, MixRule, WeightedMO
+from tracker.evaluation import context, norm_titles
+from tracker.event_flags import exemption_holds, swiss_exemption_by_round
+from tracker.norms import (
+    Cell,
+    NormGame,
+    Requirements,
+    floor_adjusted,
+    least_half_points,
+    least_total,
+    needed_average,
+    norm_exists,
+    norm_games,
+    open_checks,
+    requirements,
+)
+from tracker.players import Player
+
+# the result types are the tracker's, so that results compare equal
+from tracker.prospects import Need, Prospect, Remaining, Status, Way
+from tracker.results import Code
+from tracker.state import TournamentState
+from tracker.titles import Title
+from tracker.tournaments import System
+
+SWISS_ASSUMPTION = (
+    "remaining opponents at best the highest-rated players not yet met over the board, "
+    "each counted at least at the 1.46c floor"
+)
+
+
+EXACT_SUBSETS = 2**10
+"""The most sets of counted games (wins so far that 1.42e could leave out, times remaining
+games that may count or not) a round-robin prospect tries one by one for its exact list of
+scores: every single round robin of up to 10 players and double one of up to 6, and larger
+ones in their later rounds."""
+
+
+Key = tuple[int, Title]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Pool:
+    """What the remaining opponents could bring, summed up for the bounds."""
+
+    size: int
+    ratings: tuple[int, ...]
+    """Their ratings as the norm counts them before the floor (1.46d/e), highest first, as
+    many as there are games left."""
+    titles: Counter[Title | None]
+    federations: Counter[str]
+    unrated: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Have:
+    """The opponents of the games so far, summed up for the bounds: all of them, and the won
+    games among them that 1.42e could leave out."""
+
+    titles: Counter[Title]
+    federations: Counter[str]
+    unrated: int
+    droppable_federations: Counter[str]
+    droppable_unrated: int
+
+
+class Outlook:
+    """The prospects of every player after round ``up_to``, sharing what all of them need."""
+
+    def __init__(self, state: TournamentState, up_to: int) -> None:
+        self.state = state
+        self.up_to = up_to
+        t = state.tournament
+        self.tournament = t
+        self.rules = state.title_rules
+        self.cells = state.all_cells(up_to)
+        for mine in self.cells.values():
+            mine.sort(key=lambda c: c.round)
+        self.ctx = context(state, up_to, self.cells)
+        self.round_robin = t.system.predetermined
+        self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
+        self.games_left_swiss = max(0, t.planned_rounds - up_to)
+        if not self.round_robin:
+            # the exemption may still be met by players not paired yet (the assumption)
+            everyone = {rank: [Cell(0, rank, Code.DRAW)] for rank in state.players}
+            field = swiss_exemption_by_round(
+                t,
+                state.players,
+                everyone,
+                1,
+                self.rules,
+                present={rank: frozenset({1}) for rank in state.players},
+                last_only=True,
+            )
+            self.ctx = dataclasses.replace(
+                self.ctx, swiss_exempt=self.ctx.swiss_exempt or exemption_holds(field, self.rules)
+            )
+            players = list(state.players.values())
+            self.field = sorted(
+                ((self.rules.opponent_rating(p), p.rank) for p in players), reverse=True
+            )
+            self.titles = Counter(p.title for p in players)
+            self.federations = Counter(p.federation for p in players)
+            self.unrated = sum(1 for p in players if p.rating is None)
+        self._games: dict[int, list[NormGame]] = {}
+        self._pools: dict[int, _Pool] = {}
+        self._have: dict[int, _Have] = {}
+
+    # ------------------------------------------------------------------ public
+
+    def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
+        """Every (player, title) the norm evaluation considers, without the details (which
+        :meth:`prospect` gives)."""
+        out = {}
+        for rank, player in self.state.players.items():
+            for title in norm_titles(player):
+                out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
+        return out
+
+    def prospect(self, rank: int, title: Title, secured: bool, detail: bool = True) -> Prospect:
+        player = self.state.players[rank]
+        remaining = self._remaining(rank) if self.round_robin else ()
+        left = len(remaining) if self.round_robin else self.games_left_swiss
+        base = Prospect(player, title, self.up_to, Status.OUT_OF_REACH, left, False)
+        if secured:
+            return dataclasses.replace(base, status=Status.SECURED, reason="norm achieved")
+        counted = self._counted(rank)
+        spec = requirements(title, player, self.ctx, self.rules)
+        pool = self._pool(rank, remaining)
+        if detail:
+            distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
+            games = len(counted) + min(left, pool.size)
+            opponents = len(distinct) if self.round_robin else games
+            base = dataclasses.replace(
+                base, remaining=remaining, open=tuple(open_checks(counted, spec, games, opponents))
+            )
+        if left == 0:
+            return dataclasses.replace(base, reason="no games left")
+        relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+        if not relaxed.possible():
+            return dataclasses.replace(base, reason=relaxed.why_not())
+        if not self.round_robin:
+            needs = relaxed.needs() if detail else ()
+            return dataclasses.replace(base, status=Status.POSSIBLE, needs=needs)
+        if not self._wins_all(rank, title, remaining):
+            return dataclasses.replace(
+                base, reason="no results against the remaining opponents give the norm"
+            )
+        if not detail:
+            return dataclasses.replace(base, status=Status.POSSIBLE)
+        exact = _Exact(self, spec, player, title, counted, remaining)
+        found = exact.least() if exact.subsets() <= EXACT_SUBSETS else None
+        if found is not None:
+            return dataclasses.replace(
+                base, status=Status.POSSIBLE, exact=True, ways=exact.ways(found)
+            )
+        # too many sets of counted games to try: the scores the bound does not rule out
+        needs = relaxed.needs()
+        low = min(int(n.score * 2) for n in needs) if needs else 0
+        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
+        return dataclasses.replace(base, status=Status.POSSIBLE, ways=ways, needs=needs)
+
+    # ------------------------------------------------------------------ helpers
+
+    def _wins_all(self, rank: int, title: Title, remaining: Sequence[Remaining]) -> bool:
+        """Round robin: whether winning every remaining game gives the norm. A better result
+        never hurts (a kept game's points only help, a game left out may be anything), so
+        this decides whether any results can. The order is free, so the games after the
+        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway."""
+        cells = list(self.cells.get(rank, []))
+        cells += [
+            Cell(self.up_to + i, r.opponent.rank, Code.WIN) for i, r in enumerate(remaining, 1)
+        ]
+        player = self.state.players[rank]
+        return norm_exists(player, cells, title, self.ctx, self.rules)
+
+    def _counted(self, rank: int) -> list[NormGame]:
+        if rank not in self._games:
+            player = self.state.players[rank]
+            cells = self.cells.get(rank, [])
+            self._games[rank] = norm_games(player, cells, self.ctx, self.rules)[0]
+        return self._games[rank]
+
+    def _summary(self, rank: int) -> _Have:
+        if rank not in self._have:
+            games = self._counted(rank)
+            wins = (
+                [g.opponent for g in games if g.won]
+                if self.rules.may_ignore_wins(self.tournament)
+                else []
+            )
+            opponents = [g.opponent for g in games]
+            self._have[rank] = _Have(
+                Counter(p.title for p in opponents if p.title is not None),
+                Counter(p.federation for p in opponents),
+                sum(1 for p in opponents if p.rating is None),
+                Counter(p.federation for p in wins),
+                sum(1 for p in wins if p.rating is None),
+            )
+        return self._have[rank]
+
+    def _met(self, rank: int, over_the_board: bool) -> Counter[int]:
+        return Counter(
+            c.opponent
+            for c in self.cells.get(rank, [])
+            if c.opponent is not None and (c.code.over_the_board or not over_the_board)
+        )
+
+    def _pool(self, rank: int, remaining: Sequence[Remaining]) -> _Pool:
+        if rank not in self._pools:
+            self._pools[rank] = self._new_pool(rank, remaining)
+        return self._pools[rank]
+
+    def _new_pool(self, rank: int, remaining: Sequence[Remaining]) -> _Pool:
+        if self.round_robin:
+            players = [r.opponent for r in remaining if r.counts]
+            ratings = sorted((self.rules.opponent_rating(p) for p in players), reverse=True)
+            return _Pool(
+                len(players),
+                tuple(ratings),
+                Counter(p.title for p in players),
+                Counter(p.federation for p in players),
+                sum(1 for p in players if p.rating is None),
+            )
+        # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
+        gone = {rank, *self._met(rank, over_the_board=True)}
+        best: list[int] = []
+        for rating, other in self.field:
+            if len(best) == self.games_left_swiss:
+                break
+            if other not in gone:
+                best.append(rating)
+        titles, federations = self.titles.copy(), self.federations.copy()
+        for other in gone:
+            p = self.state.players[other]
+            titles[p.title] -= 1
+            federations[p.federation] -= 1
+        return _Pool(
+            len(self.state.players) - len(gone),
+            tuple(best),
+            titles,
+            federations,
+            self.unrated - sum(1 for r in gone if self.state.players[r].rating is None),
+        )
+
+    def _remaining(self, rank: int) -> tuple[Remaining, ...]:
+        """Round robin: each opponent as many times as the cycles leave, by start rank."""
+        met = self._met(rank, over_the_board=False)
+        games: list[Remaining] = []
+        for other, opponent in sorted(self.state.players.items()):
+            if other == rank:
+                continue
+            counts = (
+                self.rules.exclusion(
+                    opponent, Code.DRAW, self.tournament, other in self.ctx.unrated_scored_zero
+                )
+                is None
+            )
+            games.extend(Remaining(opponent, counts) for _ in range(self.cycles - met[other]))
+        return tuple(games)
+
+
+def outlook(state: TournamentState, up_to: int) -> Outlook:
+    return Outlook(state, up_to)
+
+
+# ----------------------------------------------------------------------------- the bound
+
+
+class _Relaxed:
+    """Necessary conditions over every record the remaining games could make: the rating
+    requirement exactly, each mix rule against the best the pool could give."""
+
+    def __init__(
+        self,
+        outlook: Outlook,
+        spec: Requirements,
+        counted: Sequence[NormGame],
+        have: _Have,
+        pool: _Pool,
+        left: int,
+    ) -> None:
+        self.o = outlook
+        self.spec = spec
+        self.counted = counted
+        self.have = have
+        self.pool = pool
+        self.left = min(left, pool.size)
+        rules, t = outlook.rules, outlook.tournament
+        self.cut = rules.may_ignore_after_norm(t)
+        self.drop_wins = rules.may_ignore_wins(t)
+        floor = spec.floor
+        clamped = [max(r, floor) for r in pool.ratings[: self.left]]
+        self.best = list(itertools.accumulate(clamped, initial=0))
+        ordered = sorted(counted, key=lambda g: g.rating)
+        wins = [g for g in ordered if g.won] if self.drop_wins else []
+        self.drops: list[tuple[int, int, int]] = []
+        """(games, half points, floor-adjusted rating sum) after dropping the d lowest wins."""
+        for d in range(len(wins) + 1):
+            dropped = {id(g) for g in wins[:d]}
+            kept = [g for g in ordered if id(g) not in dropped]
+            self.drops.append(
+                (
+                    len(kept),
+                    sum(g.half_points for g in kept),
+                    floor_adjusted([g.rating for g in kept], spec),
+                )
+            )
+        self.rating_ok = False
+        self.failed_mix: list[str] = []
+        self._mix: dict[tuple[int, int], bool] = {}
+
+    def _min_games(self, m: int) -> int:
+        if m == self.left or self.drop_wins:
+            return self.spec.min_games
+        return max(self.spec.min_games, self.o.rules.min_games_after_cut(self.o.tournament))
+
+    def _counts(self) -> range:
+        return (
+            range(self.left + 1) if self.cut or self.drop_wins else range(self.left, self.left + 1)
+        )
+
+    def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
+        """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
+        gives the norm with ``h`` half points from them, ``None`` if no sum does."""
+        n_c, h_c, adj_c = drop
+        n = n_c + m
+        if n == 0 or n < self._min_games(m):
+            return None
+        need = needed_average(h_c + h, n, self.spec)
+        if need is None:
+            return None
+        x = least_total(need, n) - adj_c
+        if x > self.best[m]:
+            return None
+        self.rating_ok = True
+        if not self._mix_ok(n, m):
+            return None
+        return x
+
+    def possible(self) -> bool:
+        """Whether some number of counted games and some score pass every bound (the best
+        score is the easiest, and the mix does not depend on the score)."""
+        return any(
+            self._needed_sum(m, drop, 2 * m) is not None
+            for m in reversed(self._counts())
+            for drop in self.drops
+        )
+
+    def rows(self) -> dict[tuple[int, int], int]:
+        """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
+        opponents' ratings (as counted) must sum to at least ``X``."""
+        rows: dict[tuple[int, int], int] = {}
+        for m in self._counts():
+            for drop in self.drops:
+                for h in range(2 * m, -1, -1):
+                    x = self._needed_sum(m, drop, h)
+                    if x is None:
+                        break  # fewer points only raise the requirement
+                    if (m, h) not in rows or x < rows[(m, h)]:
+                        rows[(m, h)] = x
+        return rows
+
+    def _mix_ok(self, n: int, m: int) -> bool:
+        if (n, m) not in self._mix:
+            failed = self._mix_failures(n, m)
+            self._mix[(n, m)] = not failed
+            self.failed_mix = failed or self.failed_mix
+        return self._mix[(n, m)]
+
+    def _mix_failures(self, n: int, m: int) -> list[str]:
+        """Each mix rule for a record of ``n`` games, ``m`` of them still to play: at-least
+        rules with the most the pool could add, at-most rules with the fewest it must."""
+        o, spec, pool, have = self.o, self.spec, self.pool, self.have
+        double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
+        rule: MixRule = spec.mix(n, (n + 1) // 2 if double else n)
+        own = spec.player.federation
+        failed = []
+        holders = rule.title_holder_titles
+        holders_have = sum(c for t, c in have.titles.items() if t in holders)
+        holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
+        if holders_have + min(m, holders_pool) < rule.min_title_holders:
+            failed.append(f"{rule.title_holder_article} title-holders")
+        if not _mo_reachable(rule, have.titles, pool.titles, m):
+            failed.append(f"{rule.mo_article} {spec.title.value} title mix")
+        fid = o.rules.fid_counts_as_federation
+        foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
+        new_feds = {f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)}
+        if len(foreign) + min(m, len(new_feds - foreign)) < rule.min_foreign_federations:
+            failed.append(f"{rule.foreign_article} foreign federations")
+        if rule.min_other_federations is not None:
+            other = len(self.counted) - have.federations[own]
+            if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
+                failed.append(f"{rule.other_article} opponents from other federations")
+
+        def fewest(have_n: int, droppable_n: int, pool_n: int) -> int:
+            return max(0, have_n - droppable_n) + max(0, m - (pool.size - pool_n))
+
+        def of_fed(fed: str) -> int:
+            return fewest(
+                have.federations[fed], have.droppable_federations[fed], pool.federations[fed]
+            )
+
+        if rule.max_own_federation is not None and of_fed(own) > rule.max_own_federation:
+            failed.append(f"{rule.caps_article} opponents from {own}")
+        if rule.max_one_federation is not None:
+            cap = rule.max_one_federation
+            if any(of_fed(f) > cap for f in have.federations):
+                failed.append(f"{rule.caps_article} opponents from one federation")
+        if rule.max_unrated is not None:
+            slack = spec.raise_count if o.rules.raised_unrated_counts_as_rated else 0
+            unrated = fewest(have.unrated, have.droppable_unrated, pool.unrated)
+            if unrated - slack > rule.max_unrated:
+                failed.append(f"{rule.unrated_article} unrated opponents")
+        return failed
+
+    def why_not(self) -> str:
+        if not self.rating_ok:
+            against = (
+                "against the remaining opponents"
+                if self.o.round_robin
+                else "even against the strongest opponents still available"
+            )
+            return (
+                "rating: no score in the remaining games gives the average and performance "
+                + against
+            )
+        return "mix: " + ", ".join(self.failed_mix)
+
+    def needs(self) -> tuple[Need, ...]:
+        """The rows a reader needs: per number of counted games, each score from the lowest
+        possible, as long as more points lower the requirement."""
+        rows = self.rows()
+        out: list[Need] = []
+        for m in sorted({m for m, _ in rows}, reverse=True):
+            if m == 0:
+                continue  # a norm from the games so far alone is :attr:`Status.SECURED`
+            previous = None
+            for h in sorted(h for mm, h in rows if mm == m):
+                average = _avg(rows[(m, h)], m)
+                if previous is not None and average >= previous:
+                    continue
+                previous = average
+                out.append(Need(m, Fraction(h, 2), average, _avg(self.best[m], m)))
+        return tuple(out)
+
+
+def _avg(total: int, games: int) -> int:
+    """An average as 1.47b rounds it (the smallest sum reaching it is :func:`least_total`)."""
+    return (2 * total + games) // (2 * games)
+
+
+def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
+    return federation != own and (fid_counts or federation != "FID")
+
+
+def _mo_reachable(
+    rule: MixRule, titles: Counter[Title], pool: Counter[Title | None], m: int
+) -> bool:
+    """Whether the title mix (1.45b–e, or the older fixed combinations) can be reached with
+    ``m`` more opponents from the pool."""
+    mo = rule.mo
+    if isinstance(mo, WeightedMO):
+        gains = sorted(
+            ((mo.weights.get(t, Fraction(0)), c) for t, c in pool.items() if t is not None),
+            reverse=True,
+        )
+        value, slots = mo.value(titles), m
+        for weight, count in gains:
+            if value >= mo.needed or slots == 0 or weight == 0:
+                break
+            used = min(count, slots)
+            value += weight * used
+            slots -= used
+        return value >= mo.needed
+    assert isinstance(mo, ComboMO)
+
+    def short(wanted: frozenset[Title], count: int) -> int | None:
+        more = max(0, count - sum(c for t, c in titles.items() if t in wanted))
+        return more if more <= sum(c for t, c in pool.items() if t in wanted) else None
+
+    for wanted, count in mo.alternatives:
+        more = short(wanted, count)
+        if more is not None and more <= m:
+            return True
+    for group in mo.all_of:
+        shorts = [short(w, c) for w, c in group]
+        if all(s is not None for s in shorts) and sum(s or 0 for s in shorts) <= m:
+            return True
+    return False
+
+
+# ----------------------------------------------------------------------------- round robin
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Plan:
+    """One way the remaining games can make a norm: ``kept`` count (their points at least
+    ``kept_half``), ``wins`` must be won and are left out (1.42e), ``free`` are left out
+    whatever the result (after the norm under 1.42f, or not counting at all)."""
+
+    kept: tuple[int, ...]
+    kept_half: int
+    wins: tuple[int, ...]
+    free: tuple[int, ...]
+
+    @property
+    def least(self) -> int:
+        return self.kept_half + 2 * len(self.wins)
+
+
+class _Exact:
+    def __init__(
+        self,
+        outlook: Outlook,
+        spec: Requirements,
+        player: Player,
+        title: Title,
+        counted: Sequence[NormGame],
+        remaining: Sequence[Remaining],
+    ) -> None:
+        rules, t = outlook.rules, outlook.tournament
+        self.spec = spec
+        self.after_cut = requirements(title, player, outlook.ctx, rules, after_cut=True)
+        self.counted = list(counted)
+        self.remaining = list(remaining)
+        self.cut = rules.may_ignore_after_norm(t)
+        self.drop_wins = rules.may_ignore_wins(t)
+        self.futures = [
+            (i, NormGame(0, r.opponent, Code.DRAW, rules.opponent_rating(r.opponent)))
+            for i, r in enumerate(remaining)
+            if r.counts
+        ]
+
+    def _current_choices(self) -> Iterator[tuple[list[NormGame], int]]:
+        """The games so far that may be kept: all but any set of wins (1.42e)."""
+        wins = [g for g in self.counted if g.won] if self.drop_wins else []
+        for k in range(len(wins) + 1):
+            for dropped in itertools.combinations(wins, k):
+                ids = {id(g) for g in dropped}
+                kept = [g for g in self.counted if id(g) not in ids]
+                yield kept, sum(g.half_points for g in kept)
+
+    def _future_choices(
+        self,
+    ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...], bool]]:
+        """(kept, must be won and left out, left out whatever the result, after a cut) for
+        the remaining games, the kept ones played first: the rest are wins left out (1.42e)
+        or, when the edition allows it, games after the norm (1.42f)."""
+        idx = [i for i, _ in self.futures]
+        excluded = tuple(i for i in range(len(self.remaining)) if i not in set(idx))
+        for size in range(len(idx), -1, -1):
+            for kept in itertools.combinations(idx, size):
+                rest = tuple(i for i in idx if i not in kept)
+                if not rest or self.drop_wins:
+                    yield kept, rest, excluded, False
+                if rest and self.cut:
+                    yield kept, (), rest + excluded, True
+
+    def subsets(self) -> int:
+        wins = sum(1 for g in self.counted if g.won) if self.drop_wins else 0
+        return 1 << (wins + len(self.futures))
+
+    def least(self) -> _Plan | None:
+        """The plan with the fewest points from the remaining games."""
+        best: _Plan | None = None
+        games = dict(self.futures)
+        currents = list(self._current_choices())
+        for kept, wins, free, cut in self._future_choices():
+            if best is not None and 2 * len(wins) >= best.least:
+                continue
+            spec = self.after_cut if cut else self.spec
+            future = [games[i] for i in kept]
+            for current, current_half in currents:
+                kept_games = [*current, *future]
+                # the rating alone first: the mix is dearer and only matters if it could win
+                bound = least_half_points(kept_games, spec, mix=False)
+                if bound is None or bound - current_half > 2 * len(kept):
+                    continue
+                if best is not None and max(0, bound - current_half) + 2 * len(wins) >= (
+                    best.least
+                ):
+                    continue
+                least = least_half_points(kept_games, spec)
+                if least is None:
+                    continue
+                plan = _Plan(kept, max(0, least - current_half), wins, free)
+                if plan.kept_half > 2 * len(kept):
+                    continue
+                if best is None or plan.least < best.least:
+                    best = plan
+        return best
+
+    def ways(self, plan: _Plan) -> tuple[Way, ...]:
+        """Every score from the plan's lowest up, each with results that give the norm:
+        the counted games' points go to the lowest-rated opponents first."""
+        out = []
+        total = 2 * len(self.remaining)
+        for score in range(plan.least, total + 1):
+            results = [Code.LOSS] * len(self.remaining)
+            for i in plan.wins:
+                results[i] = Code.WIN
+            rest = score - 2 * len(plan.wins)
+            kept_half = max(plan.kept_half, rest - 2 * len(plan.free))
+            self._spread(results, plan.kept, kept_half)
+            self._spread(results, plan.free, rest - kept_half)
+            out.append(Way(Fraction(score, 2), tuple(results)))
+        return tuple(out)
+
+    def _spread(self, results: list[Code], games: Sequence[int], half: int) -> None:
+        for i in sorted(games, key=lambda i: (self.remaining[i].opponent.rating or 0, i)):
+            points = min(2, half)
+            results[i] = (Code.LOSS, Code.DRAW, Code.WIN)[points]
+            half -= points
+
+
+__all__ = [
+    "SWISS_ASSUMPTION",
+    "Need",
+    "Outlook",
+    "Prospect",
+    "Remaining",
+    "Status",
+    "Way",
+    "outlook",
+]
