@@ -42,6 +42,9 @@ from tracker.tournaments import EventKind, System
 from tracker.transition import apply
 
 FEDS = ["GER", "FRA", "ESP", "NED", "HUN", "POL"]
+START = {"pre-2009": date(2008, 3, 1), "2009": date(2012, 3, 1), "2024": date(2025, 3, 1)}
+"""The start date that puts a generated tournament under each title edition."""
+
 RESULT = {(Code.WIN, True): "1-0", (Code.WIN, False): "0-1", (Code.DRAW, True): "1/2-1/2"}
 RESULT.update({(Code.DRAW, False): "1/2-1/2", (Code.LOSS, True): "0-1", (Code.LOSS, False): "1-0"})
 HALF = {"1": 2, "=": 1, "0": 0}
@@ -67,7 +70,7 @@ def _title(rating: int, rng: random.Random) -> str | None:
 
 
 def generate(
-    seed: int, players: int, system: System, swiss_rounds: int = 0, pre_2009: bool = False
+    seed: int, players: int, system: System, swiss_rounds: int = 0, era: str = "2009"
 ) -> Generated:
     rng = random.Random(seed)
     tid = f"bf{seed}"
@@ -83,7 +86,7 @@ def generate(
     events: list[ev.InputEvent] = [
         ev.TournamentRegistered(
             tournament_id=tid,
-            start_date=date(2008, 3, 1) if pre_2009 else date(2012, 3, 1),
+            start_date=START[era],
             system=system,
             host_federation="GER",
             planned_rounds=len(rounds),
@@ -200,21 +203,24 @@ def assert_no_out_of_reach_before_a_norm(base: Sequence[ev.OutputEvent], o: Outc
 
 
 RR_CASES = [
-    # (seed, players, system, rounds played, pre-2009)
-    (1, 10, System.ROUND_ROBIN, 7, False),
-    (3, 10, System.ROUND_ROBIN, 7, True),
-    (4, 6, System.DOUBLE_ROUND_ROBIN, 8, False),
-    (5, 6, System.DOUBLE_ROUND_ROBIN, 7, True),
-    (6, 8, System.ROUND_ROBIN, 5, False),
-    (8, 6, System.DOUBLE_ROUND_ROBIN, 8, False),
+    # (seed, players, system, rounds played, edition era)
+    (1, 10, System.ROUND_ROBIN, 7, "2009"),
+    (3, 10, System.ROUND_ROBIN, 7, "pre-2009"),
+    (4, 6, System.DOUBLE_ROUND_ROBIN, 8, "2009"),
+    (5, 6, System.DOUBLE_ROUND_ROBIN, 7, "pre-2009"),
+    (6, 8, System.ROUND_ROBIN, 5, "2009"),
+    (8, 6, System.DOUBLE_ROUND_ROBIN, 8, "2009"),
+    (1, 10, System.ROUND_ROBIN, 7, "2024"),
+    (4, 6, System.DOUBLE_ROUND_ROBIN, 8, "2024"),
+    (6, 8, System.ROUND_ROBIN, 5, "2024"),
 ]
 
 
-@pytest.mark.parametrize(("seed", "players", "system", "n", "pre_2009"), RR_CASES)
+@pytest.mark.parametrize(("seed", "players", "system", "n", "era"), RR_CASES)
 def test_round_robin_prospect_is_exact(
-    seed: int, players: int, system: System, n: int, pre_2009: bool
+    seed: int, players: int, system: System, n: int, era: str
 ) -> None:
-    g = generate(seed, players, system, pre_2009=pre_2009)
+    g = generate(seed, players, system, era=era)
     base, base_alerts = played_to(g, n)
     chosen = candidates(base, n)
     assert chosen
@@ -235,19 +241,21 @@ def test_round_robin_prospect_is_exact(
 
 
 SWISS_CASES = [
-    # (seed, rounds played, pre-2009)
-    (12, 7, False),
-    (13, 7, False),
-    (14, 7, True),
-    (16, 7, False),
+    # (seed, rounds played, edition era)
+    (12, 7, "2009"),
+    (13, 7, "2009"),
+    (14, 7, "pre-2009"),
+    (16, 7, "2009"),
+    (12, 7, "2024"),
+    (13, 7, "2024"),
 ]
 
 
-@pytest.mark.parametrize(("seed", "n", "pre_2009"), SWISS_CASES)
+@pytest.mark.parametrize(("seed", "n", "era"), SWISS_CASES)
 def test_swiss_prospect_never_rules_out_a_norm_or_overstates_the_average(
-    seed: int, n: int, pre_2009: bool
+    seed: int, n: int, era: str
 ) -> None:
-    g = generate(seed, 12, System.SWISS, swiss_rounds=9, pre_2009=pre_2009)
+    g = generate(seed, 12, System.SWISS, swiss_rounds=9, era=era)
     base, base_alerts = played_to(g, n)
     chosen = candidates(base, n)
     assert chosen
@@ -305,7 +313,7 @@ def record_state(
     played: Sequence[tuple[int, str]],
     system: System,
     planned: int,
-    pre_2009: bool,
+    era: str,
 ) -> TournamentState:
     """The candidate (rank 1, IM GER 2450) and ``field`` (ranks 2, …); ``played`` are the
     candidate's games so far, (opponent rank, result from White's side with the candidate
@@ -316,7 +324,7 @@ def record_state(
     events = [
         ev.TournamentRegistered(
             tournament_id="g",
-            start_date=date(2008, 3, 1) if pre_2009 else date(2012, 3, 1),
+            start_date=START[era],
             system=system,
             host_federation="GER",
             planned_rounds=planned,
@@ -368,7 +376,9 @@ def test_swiss_bound_holds_on_generated_records() -> None:
         order = list(range(2, len(field) + 2))
         rng.shuffle(order)
         played = list(zip(order[:n], random_results(rng, n), strict=True))
-        state = record_state(field, played, System.SWISS, planned, rng.random() < 0.3)
+        state = record_state(
+            field, played, System.SWISS, planned, "pre-2009" if rng.random() < 0.3 else "2009"
+        )
         secured = final_verdict(state, played, [], title) is not None and (
             state.title_rules.may_ignore_after_norm(state.tournament)
         )
@@ -409,7 +419,9 @@ def test_round_robin_prospect_is_exact_on_generated_records() -> None:
         field = [o if o[0] is not None else (2400, o[1], o[2]) for o in random_field(rng, 9)]
         n = 9 - left
         played = list(zip(range(2, n + 2), random_results(rng, n), strict=True))
-        state = record_state(field, played, System.ROUND_ROBIN, 9, rng.random() < 0.3)
+        state = record_state(
+            field, played, System.ROUND_ROBIN, 9, "pre-2009" if rng.random() < 0.3 else "2009"
+        )
         secured = final_verdict(state, played, [], title) is not None and (
             state.title_rules.may_ignore_after_norm(state.tournament)
         )

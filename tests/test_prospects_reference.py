@@ -72,22 +72,25 @@ def test_seed_tournaments() -> None:
 
 
 @pytest.mark.parametrize(
-    ("seed", "players", "system", "rounds", "pre_2009"),
+    ("seed", "players", "system", "rounds", "era"),
     [
-        (1, 10, System.ROUND_ROBIN, 0, False),
-        (2, 10, System.ROUND_ROBIN, 0, True),
-        (3, 6, System.DOUBLE_ROUND_ROBIN, 0, False),
-        (4, 8, System.ROUND_ROBIN, 0, False),
-        (5, 12, System.SWISS, 9, False),
-        (6, 12, System.SWISS, 9, True),
-        (7, 12, System.ROUND_ROBIN, 0, False),
-        (8, 6, System.DOUBLE_ROUND_ROBIN, 0, True),
+        (1, 10, System.ROUND_ROBIN, 0, "2009"),
+        (2, 10, System.ROUND_ROBIN, 0, "pre-2009"),
+        (3, 6, System.DOUBLE_ROUND_ROBIN, 0, "2009"),
+        (4, 8, System.ROUND_ROBIN, 0, "2009"),
+        (5, 12, System.SWISS, 9, "2009"),
+        (6, 12, System.SWISS, 9, "pre-2009"),
+        (7, 12, System.ROUND_ROBIN, 0, "2009"),
+        (8, 6, System.DOUBLE_ROUND_ROBIN, 0, "pre-2009"),
+        (9, 10, System.ROUND_ROBIN, 0, "2024"),
+        (10, 12, System.SWISS, 9, "2024"),
+        (11, 6, System.DOUBLE_ROUND_ROBIN, 0, "2024"),
     ],
 )
 def test_generated_tournaments(
-    seed: int, players: int, system: System, rounds: int, pre_2009: bool
+    seed: int, players: int, system: System, rounds: int, era: str
 ) -> None:
-    g = generate(seed, players, system, rounds, pre_2009)
+    g = generate(seed, players, system, rounds, era)
     state, _ = played_to(g, len(g.schedule))
     assert_same(state)
 
@@ -105,7 +108,11 @@ def test_candidate_records() -> None:
         if system is System.SWISS:
             rng.shuffle(order)
         played = list(zip(order[:n], random_results(rng, n), strict=True))
-        assert_same(record_state(field, played, system, planned, rng.random() < 0.3))
+        assert_same(
+            record_state(
+                field, played, system, planned, "pre-2009" if rng.random() < 0.3 else "2009"
+            )
+        )
 
 
 def test_synthetic_round_robins() -> None:
