@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Literal, TypeVar
 
 from tracker import events as ev
 from tracker.alerts import (
@@ -26,7 +26,7 @@ from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
 from tracker.evaluation import achieved_norms, flags, standings
 from tracker.players import Player, Sex
-from tracker.prospects import Outlook, Status
+from tracker.prospects import Outlook, Prospect, Status
 from tracker.results import Code, format_result, parse_result
 from tracker.state import Round, TournamentState
 from tracker.titles import Title
@@ -461,36 +461,14 @@ def _prospects(
             )
             detail = view.prospect(rank, title, secured=False)
             out.append(
-                ev.NormProspect(
-                    alert_id=ident,
-                    tournament_id=t.id,
-                    round=number,
-                    edition=edition,
-                    player=player_ref(p.player),
-                    title=title.value,
-                    status="entered",
-                    in_contention=True,
-                    reason="the norm is still possible",
-                    prospect=prospect_detail(detail),
-                )
+                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
             )
             sent[key] = ident
             continue
         alert: ev.NormProspect | ev.NormOutOfReach
         if p.status is Status.SECURED:
             ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            alert = ev.NormProspect(
-                alert_id=ident,
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                player=player_ref(p.player),
-                title=title.value,
-                status="left",
-                in_contention=False,
-                reason="norm achieved",
-                prospect=None,
-            )
+            alert = _prospect_event(state, number, p, ident, "left", None, title)
         else:
             detail = view.prospect(rank, title, secured=False)
             ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
@@ -508,6 +486,30 @@ def _prospects(
         sent[left_key] = ident
         del sent[key]
     return out
+
+
+def _prospect_event(
+    state: TournamentState,
+    number: int,
+    p: Prospect,
+    ident: str,
+    status: Literal["entered", "left"],
+    detail: ev.Prospect | None,
+    title: Title,
+) -> ev.NormProspect:
+    """A player entering contention (with the prospect) or leaving it with the norm."""
+    return ev.NormProspect(
+        alert_id=ident,
+        tournament_id=state.tournament.id,
+        round=number,
+        edition=state.title_rules.name,
+        player=player_ref(p.player),
+        title=title.value,
+        status=status,
+        in_contention=status == "entered",
+        reason="the norm is still possible" if status == "entered" else "norm achieved",
+        prospect=detail,
+    )
 
 
 # ----------------------------------------------------------------------------- helpers
