@@ -11,7 +11,7 @@ round (1.4.3d, 1.5.6: "excluding pairing-allocated byes").
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 from tracker.editions import TitleRules
 from tracker.editions.titles_2009 import days
@@ -108,16 +108,23 @@ def swiss_exemption_by_round(
     else:
         first = up_to if last_only else 1
         rounds = _paired_so_far(players, cells, range(first, up_to + 1))
+    return tuple(_exempting(there, t.host_federation, rules) for there in rounds)
+
+
+def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: TitleRules) -> bool:
+    """Whether ``players``, all taking part, would meet the Swiss exemption (1.43e / 1.4.3d):
+    the prospects' assumption about players not paired yet."""
+    if t.system is not System.SWISS or t.host_federation is None:
+        return False
+    return _exempting(players, t.host_federation, rules)
+
+
+def _exempting(there: Iterable[Player], host: str, rules: TitleRules) -> bool:
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    out = []
-    for there in rounds:
-        foreign = [p for p in there if p.rating is not None and p.federation != t.host_federation]
-        titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
-        feds = {p.federation for p in foreign}
-        out.append(
-            len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled
-        )
-    return tuple(out)
+    foreign = [p for p in there if p.rating is not None and p.federation != host]
+    titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
+    feds = {p.federation for p in foreign}
+    return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled
 
 
 def exemption_holds(by_round: tuple[bool, ...], rules: TitleRules) -> bool:

@@ -46,7 +46,7 @@ from typing import Any
 
 from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
 from tracker.evaluation import context, norm_titles
-from tracker.event_flags import exemption_holds, swiss_exemption_by_round
+from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
     Check,
@@ -192,20 +192,10 @@ class Outlook:
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
         self.games_left_swiss = max(0, t.planned_rounds - up_to)
         if not self.round_robin:
-            # the exemption may still be met by players not paired yet (the assumption): the
-            # whole registered field taken as one round where everyone plays
-            everyone = {rank: [Cell(0, rank, Code.DRAW)] for rank in state.players}
-            field = swiss_exemption_by_round(
-                t,
-                state.players,
-                everyone,
-                1,
-                self.rules,
-                present={rank: frozenset({1}) for rank in state.players},
-                last_only=True,
-            )
+            # the exemption may still be met by players not paired yet (the assumption)
+            field_exempt = swiss_exemption_possible(t, state.players.values(), self.rules)
             self.ctx = dataclasses.replace(
-                self.ctx, swiss_exempt=self.ctx.swiss_exempt or exemption_holds(field, self.rules)
+                self.ctx, swiss_exempt=self.ctx.swiss_exempt or field_exempt
             )
             players = list(state.players.values())
             self.field = sorted(
