@@ -31,7 +31,7 @@ from fractions import Fraction
 
 import pytest
 
-from tests.test_transition import berger
+from tests.test_transition import berger, run
 from tracker import events as ev
 from tracker.norms import Cell, Context, Verdict, find_norm
 from tracker.prospects import Outlook, Prospect, Status
@@ -39,7 +39,6 @@ from tracker.results import Code
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System
-from tracker.transition import apply
 
 FEDS = ["GER", "FRA", "ESP", "NED", "HUN", "POL"]
 START = {"pre-2009": date(2008, 3, 1), "2009": date(2012, 3, 1), "2024": date(2025, 3, 1)}
@@ -125,23 +124,12 @@ def round_events(tid: str, number: int, boards: Sequence[Board]) -> list[ev.Inpu
     ]
 
 
-def run(
-    state: TournamentState | None, events: Sequence[ev.InputEvent]
-) -> tuple[TournamentState, list[ev.OutputEvent]]:
-    out: list[ev.OutputEvent] = []
-    for e in events:
-        state, emitted = apply(state, e)
-        out.extend(emitted)
-    assert state is not None
-    return state, out
-
-
 def played_to(g: Generated, n: int) -> tuple[TournamentState, list[ev.OutputEvent]]:
     tid = g.events[0].tournament_id
     events = list(g.events)
     for number, boards in enumerate(g.schedule[:n], 1):
         events += round_events(tid, number, boards)
-    return run(None, events)
+    return run(events)
 
 
 @dataclass
@@ -178,7 +166,7 @@ def play_out(g: Generated, base: TournamentState, n: int, rank: int, orders: boo
                 played = (white, black, RESULT[(code, white == rank)])
                 events += round_events(tid, n + 1 + offset, [*fixed, played])
                 results.setdefault(black if white == rank else white, []).append(code.value)
-            state, alerts = run(base, events)
+            state, alerts = run(events, base)
             norms = frozenset(
                 (int(k.split(":")[1]), k.split(":")[2]) for k in state.sent if k.startswith("norm:")
             )
@@ -341,7 +329,7 @@ def record_state(
             ev.GameResult(tournament_id="g", round=number, white=1, black=other, result=result)
         )
         events.append(ev.RoundClosed(tournament_id="g", round=number))
-    state, _ = run(None, events)
+    state, _ = run(events)
     return state
 
 
