@@ -13,7 +13,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,18 +23,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from streams.broker import free_port  # noqa: E402
 from streams.publish import load, publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from tests.browser.chromium import Browser, find_chromium  # noqa: E402
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def until(check: object, what: str, timeout: float = 60) -> None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import urllib.request
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from streams.broker import free_port
 from streams.publish import load
 from tests.browser.chromium import Browser, find_chromium
 from tests.integration.conftest import ROOT, Pipeline, replay_jsonl
@@ -22,12 +22,6 @@ from tracker import events as ev
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def get(url: str) -> tuple[int, Any]:
