@@ -144,6 +144,23 @@ class Pipeline:
         )
         return env
 
+    def cli(
+        self, *args: str, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """``python -m tracker ARGS`` against this pipeline's broker and topics; fails the test
+        (with its stderr) unless it exits 0."""
+        done = subprocess.run(
+            [sys.executable, "-m", "tracker", *args],
+            check=False,
+            env={**self.env(), **(env or {})},
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        return done
+
     def start_worker(self, name: str, *options: str) -> Worker:
         log = self.tmp / f"{name}.log"
         proc = subprocess.Popen(

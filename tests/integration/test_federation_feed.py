@@ -6,8 +6,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
-import subprocess
-import sys
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -18,17 +16,7 @@ SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 
 
 def alerts_cli(pipeline: Pipeline, *options: str, env: dict[str, str] | None = None) -> str:
-    out = subprocess.run(
-        [sys.executable, "-m", "tracker", "alerts", "--timeout", "40", *options],
-        check=False,
-        env={**pipeline.env(), **(env or {})},
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert out.returncode == 0, out.stderr
-    return out.stdout
+    return pipeline.cli("alerts", "--timeout", "40", *options, env=env).stdout
 
 
 def test_federation_filter_and_webhook(pipeline: Pipeline) -> None:
@@ -38,15 +26,7 @@ def test_federation_filter_and_webhook(pipeline: Pipeline) -> None:
     }
     assert {json.loads(a)["type"] for a in srb.values()} >= {"title_rating_reached"}
     pipeline.start_worker("w1")
-    published = subprocess.run(
-        [sys.executable, "-m", "tracker", "publish", str(SEED), "--progress"],
-        check=True,
-        env=pipeline.env(),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    published = pipeline.cli("publish", str(SEED), "--progress")
     total = len(load(SEED))
     progress = [line for line in published.stderr.splitlines() if " events (" in line]
     assert len(progress) >= 10  # one line per 10 % off a terminal

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import json
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -59,25 +57,11 @@ def test_seed_tournament_gives_the_alerts_of_replay(
     want = by_id(replay_jsonl(path))
     assert want, "the seed yields no alerts"
     worker = pipeline.start_worker("w1")
-    subprocess.run(
-        [sys.executable, "-m", "tracker", "publish", str(path)],
-        check=True,
-        env=pipeline.env(),
-        cwd=ROOT,
-        timeout=120,
-    )
+    pipeline.cli("publish", str(path))
     assert_exactly(pipeline, want)
     report("first start", ready_s=pipeline.wait_ready(worker))
     # the CLI subscriber prints the same lines as replay, each alert once
-    out = subprocess.run(
-        [sys.executable, "-m", "tracker", "alerts", "--format", "jsonl", "--timeout", "60"],
-        check=True,
-        env=pipeline.env(),
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    out = pipeline.cli("alerts", "--format", "jsonl", "--timeout", "60")
     lines = out.stdout.splitlines()
     assert sorted(lines) == sorted(want.values())
 
