@@ -69,9 +69,12 @@ class Settings(BaseSettings):
     rebalance_timeout: float = 3.0
     commit_interval: float = 1.0
     producer_request_timeout: float = 30.0
-    fetch_max_wait_ms: int = Field(default=100, ge=1)
+    fetch_max_wait_ms: int = Field(default=20, ge=1)
     """How long the broker may hold a Fetch. Tansu holds it for half this even when records
-    arrive, so it bounds the latency each hop adds there; Apache Kafka answers at once."""
+    arrive, so it bounds the latency each hop adds there (measured with 200 tournaments at
+    100 messages/s: p99 from a round's last result to a subscriber 118 ms with 100, 47 ms
+    with 20); Apache Kafka answers at once, so there it only bounds idle polling (500 in
+    ``deploy/``)."""
 
     security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = "PLAINTEXT"
     sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] = "SCRAM-SHA-512"
