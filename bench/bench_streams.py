@@ -10,10 +10,16 @@ Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of it
    tracker worker, then through a bare pass-through Faust agent (same app settings, reads a
    message, sends it on). Rate = messages / (last output - first output), from the records'
    broker timestamps, so start-up and group joins are left out. The ratio is the figure.
+   Also the worker process's CPU per message (from ``/proc``, start-up left out), which the
+   other jobs on a shared machine disturb less than the wall clock; and the same for the
+   *ceiling*: the tracker worker with a core that derives nothing but each round's
+   ``round_finished`` (everything else as in production: validation, facts, table writes,
+   sends), which is the ratio a free norm engine would reach.
 2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
-   messages per second (default: half the tracker's measured throughput), in the order
-   ``--schedule`` gives (see :func:`schedule`); for every (tournament, round), the time from
-   handing its last message to the producer to a subscriber receiving its ``round_finished``.
+   messages per second (default 100, and then half the tracker's measured throughput as a
+   stress point), in the order ``--schedule`` gives (see :func:`schedule`); for every
+   (tournament, round), the time from handing its last message to the producer to a
+   subscriber receiving its ``round_finished``.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
 4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
@@ -27,6 +33,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -76,11 +83,11 @@ def env_for(s: Settings) -> dict[str, str]:
 
 class Worker:
     def __init__(self, kind: str, s: Settings, log: Path) -> None:
-        command = (
-            [sys.executable, "-m", "tracker", "worker", "-l", "info"]
-            if kind == "tracker"
-            else [sys.executable, __file__, "--passthrough-worker"]
-        )
+        command = {
+            "tracker": [sys.executable, "-m", "tracker", "worker", "-l", "info"],
+            "ceiling": [sys.executable, __file__, "--ceiling-worker", "worker", "-l", "info"],
+            "pass": [sys.executable, __file__, "--passthrough-worker"],
+        }[kind]
         self.log = log
         self.wall_start = time.time()
         self.proc = subprocess.Popen(
@@ -108,6 +115,11 @@ class Worker:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"no {needle!r} in {self.log}")
             time.sleep(0.2)
+
+    def cpu(self) -> float:
+        """CPU seconds (user + system) the worker process has used so far."""
+        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def kill(self, sig: int = signal.SIGKILL) -> None:
         if self.proc.poll() is None:
@@ -142,6 +154,32 @@ def passthrough_worker() -> int:
     app.agent(source, name="bench.forward")(forward)
     faust.Worker(app, loglevel="info").execute_from_commandline()
     return 0
+
+
+def ceiling_worker(argv: list[str]) -> int:
+    """The tracker worker with a core that derives nothing but each round's
+    ``round_finished`` (no standings, norms, ratings or prospects): what the tracker's Kafka
+    side costs on its own. Benchmark only."""
+    from tracker import transition
+    from tracker.alerts import alert_id
+    from tracker.cli import main as tracker_main
+
+    def announce_only(state: Any, number: int, announce: bool) -> tuple[Any, list[Any]]:
+        if not announce:
+            return state, []
+        t = state.tournament
+        finished = ev.RoundFinished(
+            alert_id=alert_id(t.id, "round_finished", number),
+            tournament_id=t.id,
+            round=number,
+            edition=state.title_rules.name,
+            last_round=number == t.planned_rounds,
+            standings=(),
+        )
+        return dataclasses.replace(state, announced=max(state.announced, number)), [finished]
+
+    transition._evaluate = announce_only
+    return tracker_main(argv)
 
 
 # ------------------------------------------------------------------ reading topics
@@ -212,31 +250,44 @@ def span_rate(count: int, records: Sequence[Any]) -> float:
 
 def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path) -> dict[str, Any]:
     tournaments = len({e.tournament_id for e in events})
+    games = sum(isinstance(e, ev.GameResult) for e in events)
     out: dict[str, Any] = {"messages": len(events)}
 
-    s = settings_for(broker, "tracker")
-    asyncio.run(publish(events, s))
-    with worker("tracker", s, tmp / "tracker.log") as w:
+    def run(kind: str, s: Settings) -> tuple[Worker, list[Any], float]:
+        """Start ``kind`` on the pre-loaded input; its outputs and CPU seconds per message."""
+        asyncio.run(publish(events, s))
+        w = Worker(kind, s, tmp / f"{kind}.log")
+        w.wait_for("[^Worker]: Ready")
+        cpu = w.cpu()
+        if kind == "pass":
+            asyncio.run(wait_count(s, s.topic("rounds"), len(events), 600, distinct=False))
+            cpu = (w.cpu() - cpu) / len(events)
+            return w, asyncio.run(read_all(s, [s.topic("rounds")])), cpu
         asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
         time.sleep(1.5)  # let the last changelog writes land
+        cpu = (w.cpu() - cpu) / len(events)
         changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
         alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
-        out["tracker_rate"] = span_rate(len(events), [*changelog, *alerts])
-        games = sum(isinstance(e, ev.GameResult) for e in events)
-        size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
-        out["changelog_records"] = len(changelog)
-        out["changelog_bytes"] = size
-        out["changelog_per_game"] = size / games
-        out["changelog_per_message"] = size / len(events)
-        out["alerts"] = len(alerts)
-        out["restart"] = restart(s, w, events, tmp)
+        out[f"{kind}_alerts"] = len(alerts)
+        if kind == "tracker":
+            size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
+            out["changelog_records"] = len(changelog)
+            out["changelog_bytes"] = size
+            out["changelog_per_game"] = size / games
+            out["changelog_per_message"] = size / len(events)
+        return w, [*changelog, *alerts], cpu
 
-    p = settings_for(broker, "pass")
-    asyncio.run(publish(events, p))
-    with worker("pass", p, tmp / "pass.log"):
-        asyncio.run(wait_count(p, p.topic("rounds"), len(events), 600, distinct=False))
-        forwarded = asyncio.run(read_all(p, [p.topic("rounds")]))
-        out["pass_rate"] = span_rate(len(events), forwarded)
+    s = settings_for(broker, "tracker")
+    w, records, out["tracker_cpu"] = run("tracker", s)
+    try:
+        out["tracker_rate"] = span_rate(len(events), records)
+        out["restart"] = restart(s, w, events, tmp)
+    finally:
+        w.kill()
+    for kind in ("ceiling", "pass"):
+        w, records, out[f"{kind}_cpu"] = run(kind, settings_for(broker, kind))
+        w.kill()
+        out[f"{kind}_rate"] = span_rate(len(events), records)
     return out
 
 
@@ -429,7 +480,9 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--rate", type=float, help="messages/s in the latency phase")
     parser.add_argument(
-        "--latency-only", action="store_true", help="only the latency phase (needs --rate)"
+        "--latency-only",
+        action="store_true",
+        help="only the latency phase, at --rate (default 100)",
     )
     parser.add_argument(
         "--schedule",
@@ -438,6 +491,8 @@ def main() -> int:
         help="order of the messages in the latency phase (see schedule())",
     )
     parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
+    if sys.argv[1:2] == ["--ceiling-worker"]:
+        return ceiling_worker(sys.argv[2:])
     args = parser.parse_args()
     if args.passthrough_worker:
         return passthrough_worker()
@@ -467,29 +522,51 @@ def main() -> int:
             return 0
         core = core_only(events)
         t = throughput(broker, events, rounds, tmp)
-        rate = args.rate or max(50.0, round(t["tracker_rate"] / 2))
-        lat = latency(broker, events, rate, tmp, args.schedule)
-        bare = passthrough_latency(broker, rate, tmp)
+        rates = [args.rate or 100.0, max(50.0, round(t["tracker_rate"] / 2))]
+        lats = [
+            (
+                rate,
+                latency(broker, events, rate, tmp, args.schedule),
+                passthrough_latency(broker, rate, tmp),
+            )
+            for rate in (rates if args.rate is None else rates[:1])
+        ]
 
     ratio = t["tracker_rate"] / t["pass_rate"]
     r = t["restart"]
+    us = 1e6
     print()
-    print(f"throughput   tracker          {t['tracker_rate']:8.0f} messages/s")
-    print(f"             pass-through     {t['pass_rate']:8.0f} messages/s")
-    print(f"             ratio            {ratio:8.2f}   (target >= 0.8)")
+    print(
+        f"throughput   tracker          {t['tracker_rate']:8.0f} messages/s, "
+        f"{us * t['tracker_cpu']:4.0f} us CPU per message"
+    )
+    print(
+        f"             pass-through     {t['pass_rate']:8.0f} messages/s, "
+        f"{us * t['pass_cpu']:4.0f} us CPU per message"
+    )
+    print(
+        f"             ratio            {ratio:8.2f}   (target >= 0.8); by CPU per message "
+        f"{t['pass_cpu'] / t['tracker_cpu']:.2f}"
+    )
+    print(
+        f"             ceiling          {t['ceiling_rate']:8.0f} messages/s, "
+        f"{us * t['ceiling_cpu']:4.0f} us CPU per message: ratio "
+        f"{t['ceiling_rate'] / t['pass_rate']:.2f} with a core that derives nothing"
+    )
     print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
-    print(
-        f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
-        f"{rate:.0f} messages/s, round's last result -> subscriber has round_finished: "
-        f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, max {lat['max_ms']:.0f}"
-        f" ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
-    )
-    print(
-        f"             inside the worker (broker timestamps): median "
-        f"{lat['worker_median_ms']:.0f} ms, p99 {lat['worker_p99_ms']:.0f} ms; the bare "
-        f"pass-through agent at the same rate: median {bare['median_ms']:.0f} ms, p99 "
-        f"{bare['p99_ms']:.0f} ms"
-    )
+    for rate, lat, bare in lats:
+        print(
+            f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
+            f"{rate:.0f} messages/s, round's last result -> subscriber has round_finished: "
+            f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, max "
+            f"{lat['max_ms']:.0f} ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
+        )
+        print(
+            f"             inside the worker (broker timestamps): median "
+            f"{lat['worker_median_ms']:.0f} ms, p99 {lat['worker_p99_ms']:.0f} ms; the bare "
+            f"pass-through agent at the same rate: median {bare['median_ms']:.0f} ms, p99 "
+            f"{bare['p99_ms']:.0f} ms"
+        )
     print(
         f"changelog    {t['changelog_per_game']:8.0f} bytes per game result "
         f"({t['changelog_bytes']} bytes in {t['changelog_records']} records; "
