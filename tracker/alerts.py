@@ -21,14 +21,19 @@ def alert_id(*parts: object) -> str:
 
 
 def player_ref(p: Player) -> ev.PlayerRef:
-    return ev.PlayerRef(
-        rank=p.rank,
-        fide_id=p.fide_id,
-        name=p.name,
-        federation=p.federation,
-        title=p.title.value if p.title else None,
-        rating=p.rating,
-    )
+    return ev.PlayerRef.model_validate(player_fields(p))
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of :func:`player_ref`, for building a whole alert in one validation."""
+    return {
+        "rank": p.rank,
+        "fide_id": p.fide_id,
+        "name": p.name,
+        "federation": p.federation,
+        "title": p.title.value if p.title else None,
+        "rating": p.rating,
+    }
 
 
 def score_text(score: Fraction) -> str:
@@ -135,6 +140,7 @@ __all__ = [
     "alert_id",
     "evidence",
     "facts_digest",
+    "player_fields",
     "player_ref",
     "prospect_detail",
     "requirements",

@@ -78,30 +78,41 @@ def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -
     return frozenset(zero)
 
 
-def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
-    """Every player after round ``up_to``, best score first (then start rank)."""
-    cells = state.all_cells(up_to)
-    rows = []
+def standings(
+    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
+) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank); ``cells``
+    when already built (:meth:`TournamentState.all_cells`, each player's in round order)."""
+    if cells is None:
+        cells = state.all_cells(up_to)
+    players = state.players
+    rating_rules = state.rating_rules
+    min_games = state.title_rules.rating_title_min_games
     on = state.tournament.start_date
-    for rank, player in state.players.items():
-        mine = sorted(cells.get(rank, ()), key=lambda c: c.round)
-        by_round: dict[int, list[RatedGame]] = {}
+    keyed: list[tuple[int, int, PlayerRound]] = []
+    for rank, player in players.items():
+        mine = tuple(cells.get(rank, ()))
+        half_points = 0
+        games: list[tuple[int, tuple[RatedGame]]] = []
         for c in mine:
-            opponent = state.players[c.opponent] if c.opponent is not None else None
-            if opponent is not None:
-                by_round.setdefault(c.round, []).append(RatedGame(opponent.rating, c.code))
-        interims = interim_ratings(player, sorted(by_round.items()), state.rating_rules, on)
-        rows.append(
-            PlayerRound(
-                player=player,
-                cells=tuple(mine),
-                score=Fraction(sum(c.code.half_points for c in mine), 2),
-                live=interims[-1] if interims else None,
-                reached=first_reached(player, interims, state.title_rules.rating_title_min_games),
-            )
+            half_points += c.code.half_points
+            if c.opponent is not None:
+                games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
+        interims = interim_ratings(player, games, rating_rules, on)
+        row = PlayerRound(
+            player=player,
+            cells=mine,
+            score=Fraction(half_points, 2),
+            live=interims[-1] if interims else None,
+            reached=first_reached(player, interims, min_games),
         )
-    rows.sort(key=lambda r: (-r.score, r.player.rank))
-    return rows
+        keyed.append((-half_points, rank, row))
+    keyed.sort(key=_by_score)
+    return [row for _, _, row in keyed]
+
+
+def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
+    return item[0], item[1]
 
 
 def norm_titles(player: Player) -> list[Title]:

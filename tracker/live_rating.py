@@ -226,28 +226,35 @@ def interim_ratings(
     separable = cap is None or not cap.once_per_tournament
     limit = cap.points if cap is not None and cap.applies_to(start) else None
     base_k = player.k_factor if player.k_factor is not None else _edition_k(player, rules, on)
+    k_limited = rules.k_limited
+    rounded = rules.rounding.apply_ratio
+    before = player.rated_games
     played: list[RatedGame] = []
     hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
     result: list[InterimRating] = []
-    for round_number, games in sorted(games_by_round, key=lambda item: item[0]):
+    for round_number, games in sorted(games_by_round, key=_round_number):
         for game in games:
-            if game.opponent_rating is None or not game.code.over_the_board:
+            opponent, code = game.opponent_rating, game.code
+            if opponent is None or not code.over_the_board:
                 continue
             played.append(game)
             if separable:
-                d = start - _opponent(game)
+                d = start - opponent
                 if limit is not None:
                     d = limit if d > limit else -limit if d < -limit else d
-                hundredths += 50 * game.code.half_points - expected_hundredths(d)
+                hundredths += 50 * code.half_points - expected_hundredths(d)
         if not separable:  # 2022's one upgrade per tournament depends on every game so far
             hundredths = _hundredths(start, played, rules)
-        n = len(played) if games_in_period is None else games_in_period
-        change = 0
-        if played:
-            change = rules.rounding.apply_ratio(rules.k_limited(base_k, n) * hundredths, 100)
-        total = None if player.rated_games is None else player.rated_games + len(played)
+        count = len(played)
+        n = count if games_in_period is None else games_in_period
+        change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
+        total = None if before is None else before + count
         result.append(InterimRating(round_number, start + change, change, total))
     return result
+
+
+def _round_number(item: tuple[int, Sequence[RatedGame]]) -> int:
+    return item[0]
 
 
 def first_reached(
@@ -269,17 +276,29 @@ def first_reached(
     """
     start = player.rating
     reached: dict[Title, InterimRating] = {}
-    best = max((i.rating for i in interims), default=None)
-    if best is None or (start is not None and best <= start):
+    if not interims:
         return reached
-    for title in Title:
-        if not player.lacks(title) or (start is not None and start >= title.level):
-            continue
+    best = max(interims, key=_rating).rating
+    wanted = [
+        title
+        for title in _TITLES
+        if title.level <= best  # else no interim rating reaches it
+        and (start is None or start < title.level)
+        and player.lacks(title)
+    ]
+    for title in wanted:
         for interim in interims:
             if interim.rating >= title.level and _enough_games(title, interim, min_rated_games):
                 reached[title] = interim
                 break
     return reached
+
+
+def _rating(interim: InterimRating) -> int:
+    return interim.rating
+
+
+_TITLES = tuple(Title)
 
 
 def _enough_games(title: Title, interim: InterimRating, least: int | None) -> bool:
