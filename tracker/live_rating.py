@@ -29,10 +29,11 @@ A 1500 player with K 40 beating a 1900 player (rules of 2024): D = −400, PD = 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from datetime import date
 from fractions import Fraction
+from operator import attrgetter
+from typing import NamedTuple
 
 from tracker.editions.rating import RatingRules
 from tracker.fide_tables import expected_hundredths
@@ -51,9 +52,9 @@ __all__ = [
 ]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class RatedGame:
-    """One of the player's games, as the rating change reads it."""
+class RatedGame(NamedTuple):
+    """One of the player's games, as the rating change reads it. A named tuple: the live
+    ratings of every round build one per game played so far."""
 
     opponent_rating: int | None
     """The opponent's rating on the list in force; ``None`` for an unrated opponent."""
@@ -66,9 +67,9 @@ class RatedGame:
         return self.code.over_the_board and self.opponent_rating is not None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class InterimRating:
-    """The live rating after one round."""
+class InterimRating(NamedTuple):
+    """The live rating after one round. A named tuple: one is built per round played so
+    far, for every player, every round."""
 
     round: int
     rating: int
@@ -113,6 +114,7 @@ def k_factor(player: Player, rules: RatingRules, on: date, games_in_period: int)
     Either way the edition's K × n ≤ 700 rule (8.3.3, from 2022) is applied last.
 
     >>> from tracker.editions.rating import rating_rules_named
+    >>> import dataclasses
     >>> from tracker.players import Player
     >>> r2024, r2009 = rating_rules_named("rating-2024"), rating_rules_named("rating-2009")
     >>> p = Player(rank=1, name="A", federation="ENG", rating=2100)
@@ -278,7 +280,9 @@ def first_reached(
     reached: dict[Title, InterimRating] = {}
     if not interims:
         return reached
-    best = max(interims, key=_rating).rating
+    best = max(map(_RATING, interims))
+    if start is not None and best <= start:
+        return reached
     wanted = [
         title
         for title in _TITLES
@@ -294,8 +298,7 @@ def first_reached(
     return reached
 
 
-def _rating(interim: InterimRating) -> int:
-    return interim.rating
+_RATING = attrgetter("rating")
 
 
 _TITLES = tuple(Title)

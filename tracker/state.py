@@ -90,7 +90,7 @@ class Round:
         a board or with a bye) and every board has a result."""
         if self.closed:
             return True
-        if not self.boards or any(r is None for r in self.boards.values()):
+        if not self.boards or None in self.boards.values():
             return False
         placed = set(self.byes)
         for white, black in self.boards:

@@ -182,6 +182,8 @@ def _rated(
 ) -> Round:
     """The round with the game-date ratings the event gives (1.1.4 of 2024). A rating
     already recorded for the round changes only by a ``result_corrected``."""
+    if e.white_rating is None and e.black_rating is None:
+        return rnd
     ratings = dict(rnd.ratings)
     for field, rank, rating in (
         ("white_rating", e.white, e.white_rating),
