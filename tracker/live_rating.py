@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from datetime import date
 from fractions import Fraction
-from operator import attrgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from tracker.editions.rating import RatingRules
@@ -234,9 +234,9 @@ def interim_ratings(
     played: list[RatedGame] = []
     hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
     result: list[InterimRating] = []
-    for round_number, games in sorted(games_by_round, key=_round_number):
+    for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
         for game in games:
-            opponent, code = game.opponent_rating, game.code
+            opponent, code = game
             if opponent is None or not code.over_the_board:
                 continue
             played.append(game)
@@ -255,8 +255,7 @@ def interim_ratings(
     return result
 
 
-def _round_number(item: tuple[int, Sequence[RatedGame]]) -> int:
-    return item[0]
+_ROUND_NUMBER = itemgetter(0)
 
 
 def first_reached(
