@@ -373,7 +373,7 @@ def _evaluate(
         del sent[key]
 
     reached_now: set[str] = set()
-    for row in sorted(rows, key=lambda r: r.player.rank):
+    for row in sorted((r for r in rows if r.reached), key=lambda r: r.player.rank):
         for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
             key = f"rating:{row.player.rank}:{title.value}"
             reached_now.add(key)
