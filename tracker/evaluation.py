@@ -4,6 +4,7 @@ ratings, the tournament-wide context of the norm rules, and every player's verdi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from tracker.event_flags import (
@@ -33,7 +34,7 @@ class PlayerRound:
 
 
 def context(
-    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
+    state: TournamentState, up_to: int, cells: Mapping[int, Sequence[Cell]] | None = None
 ) -> Context:
     """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
     if cells is None:
@@ -57,7 +58,9 @@ def flags(state: TournamentState, up_to: int, rows: list[PlayerRound]) -> Tourna
     return tournament_flags(state.tournament, state.players, cells, up_to, state.title_rules)
 
 
-def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -> frozenset[int]:
+def unrated_scoring_zero(
+    state: TournamentState, cells: Mapping[int, Sequence[Cell]]
+) -> frozenset[int]:
     """Unrated players of a round robin who have played rated opponents and scored nothing
     against them (1.42d of 2009)."""
     if not state.tournament.system.predetermined:
@@ -124,7 +127,7 @@ def achieved_norms(
     state: TournamentState, up_to: int, rows: list[PlayerRound]
 ) -> dict[tuple[int, Title], Verdict]:
     """Every (player, title) with a norm from the rounds up to ``up_to``."""
-    ctx = context(state, up_to, {row.player.rank: list(row.cells) for row in rows})
+    ctx = context(state, up_to, {row.player.rank: row.cells for row in rows})
     found: dict[tuple[int, Title], Verdict] = {}
     for row in rows:
         titles = norm_titles(row.player)
