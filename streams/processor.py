@@ -138,7 +138,7 @@ class Processor:
             return refuse(
                 "tournament_id", f"tournament {tid!r} lives on partition {known}, not {partition}"
             )
-        again = Outcome()
+        again = _NOTHING
         if tid in self.pending:
             for replayed in self.materialize(tid):
                 again = _join(again, replayed)
@@ -369,7 +369,12 @@ class FactBuffer:
         self.facts.pop(partition, None)
 
 
+_NOTHING = Outcome()
+
+
 def _join(first: Outcome, then: Outcome) -> Outcome:
+    if first is _NOTHING:
+        return then  # the usual case: no stored facts replayed before the message
     return Outcome(
         fact=then.fact or first.fact,
         alerts=first.alerts + then.alerts,

@@ -7,11 +7,16 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from streams.records import (
     AUDIENCE_OF,
     DeadLetter,
+    FactBatch,
+    StoredFact,
     decode_alert,
+    decode_stored,
     encode_alert,
     encode_input,
     schemas,
@@ -45,6 +50,56 @@ def test_alerts_round_trip_in_the_replay_jsonl_form() -> None:
     for a in alerts:
         assert encode_alert(a).decode() == a.model_dump_json()
         assert decode_alert(encode_alert(a)) == a
+
+
+def _dumps(body: object) -> bytes:
+    return json.dumps(body, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def _body(fact: StoredFact) -> dict[str, object]:
+    """The table form of a stored fact, built the plain way."""
+    body: dict[str, object] = {
+        "p": fact.partition,
+        "o": fact.offset,
+        "prev": fact.prev,
+        "s": fact.seq,
+        "e": fact.event.model_dump(mode="json", exclude_none=True),
+    }
+    if fact.alerts:
+        body["a"] = fact.alerts
+    return body
+
+
+def test_stored_facts_are_the_compact_json_of_their_body() -> None:
+    facts = [
+        StoredFact(partition=3, offset=i, prev=i - 1, seq=i, event=e, alerts=i % 3)
+        for i, e in enumerate(round_robin("rt", 4, seed=0))
+    ]
+    for fact in facts:
+        assert fact.encode() == _dumps(_body(fact))
+        assert decode_stored(fact.encode()) == fact
+    batch = FactBatch(tuple(facts))
+    assert batch.encode() == _dumps({"p": 3, "facts": [_body(f) for f in facts]})
+    assert decode_stored(batch.encode()) == batch
+
+
+@given(
+    tid=st.text(min_size=1, max_size=8),
+    name=st.text(min_size=1, max_size=8),
+    rating=st.one_of(st.none(), st.integers(1, 3500)),
+)
+def test_any_text_in_a_stored_fact_is_written_as_json_dumps_writes_it(
+    tid: str, name: str, rating: int | None
+) -> None:
+    events: list[ev.InputEvent] = [
+        ev.PlayerRegistered(tournament_id=tid, rank=1, name=name, federation="GER", rating=rating),
+        ev.GameResult(
+            tournament_id=tid, round=1, white=1, black=2, result="1-0", black_rating=rating
+        ),
+    ]
+    for e in events:
+        fact = StoredFact(partition=0, offset=7, prev=-1, seq=0, event=e)
+        assert fact.encode() == _dumps(_body(fact))
 
 
 def test_settings_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

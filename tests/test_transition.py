@@ -17,6 +17,7 @@ import pytest
 
 from tests.builders import tournament_events
 from tracker import events as ev
+from tracker.evaluation import standings
 from tracker.replay import read_events, replay
 from tracker.state import TournamentState
 from tracker.transition import Rejected, apply
@@ -347,6 +348,35 @@ def test_a_correction_changes_the_result(
     assert corrected.announced == 9
     cells = {c.round: c.code.value for c in corrected.cells(1, 9)}
     assert cells[1] == "0"
+
+
+def test_a_correction_is_seen_by_the_cells_already_built_for_the_round(
+    finished_rr: tuple[TournamentState, list[ev.OutputEvent]],
+) -> None:
+    """Each round keeps its cells once built (``Round.cells``); a correction makes a new
+    round, so the cells, scores and live ratings after it rest on the corrected result."""
+    state = finished_rr[0]
+    white, black = round_one_candidate_board()
+    before = {c.round: c for c in state.all_cells(9)[1]}  # builds every round's cells
+    loss = _WHITE_RESULT["0"] if white == 1 else _BLACK_RESULT["0"]
+    rated = ev.ResultCorrected(
+        tournament_id=RR, round=1, white=white, black=black, result=loss, white_rating=2345
+    )
+    corrected, _ = apply(state, rated)
+    after = {c.round: c for c in corrected.all_cells(9)[1]}
+    assert before[1].code.value != "0"
+    assert after[1].code.value == "0"
+    opponent_rating = 2345 if black == 1 else None
+    assert after[1].opponent_rating == opponent_rating
+    assert {r: c for r, c in after.items() if r != 1} == {r: c for r, c in before.items() if r != 1}
+    # the state before the correction still gives its own facts
+    assert {c.round: c for c in state.all_cells(9)[1]} == before
+    row = {r.player.rank: r for r in standings(state, 9)}[1]
+    row_after = {r.player.rank: r for r in standings(corrected, 9)}[1]
+    assert row_after.score < row.score
+    assert row.live is not None
+    assert row_after.live is not None
+    assert row_after.live.rating < row.live.rating
 
 
 def test_a_correction_that_takes_the_norm_away_revokes_it(

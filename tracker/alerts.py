@@ -21,14 +21,19 @@ def alert_id(*parts: object) -> str:
 
 
 def player_ref(p: Player) -> ev.PlayerRef:
-    return ev.PlayerRef(
-        rank=p.rank,
-        fide_id=p.fide_id,
-        name=p.name,
-        federation=p.federation,
-        title=p.title.value if p.title else None,
-        rating=p.rating,
-    )
+    return ev.PlayerRef.model_validate(player_fields(p))
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of :func:`player_ref`, for building a whole alert in one validation."""
+    return {
+        "rank": p.rank,
+        "fide_id": p.fide_id,
+        "name": p.name,
+        "federation": p.federation,
+        "title": p.title.value if p.title else None,
+        "rating": p.rating,
+    }
 
 
 def score_text(score: Fraction) -> str:
@@ -92,34 +97,38 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
 
 
 def prospect_detail(p: Prospect) -> ev.Prospect:
-    """The wire form of a player's prospect."""
+    """The wire form of a player's prospect, validated once as a whole: a round robin's
+    ways hold a result per remaining game, and a model each would cost several times more."""
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
-    return ev.Prospect(
-        exact=p.exact,
-        games_left=p.games_left,
-        remaining=remaining,
-        ways=tuple(
-            ev.ProspectWay(
-                score=score_text(w.score),
-                results=tuple(
-                    ev.ProspectResult(opponent=ref, result=code.value)
-                    # no results when the ways are a bound (no example)
-                    for ref, code in zip(remaining, w.results, strict=False)
-                ),
-            )
-            for w in p.ways
-        ),
-        needs=tuple(
-            ev.ProspectNeed(
-                games=n.games,
-                score=score_text(n.score),
-                average=n.average,
-                best_available=n.best,
-            )
-            for n in p.needs
-        ),
-        open_requirements=requirements(p.open),
-        assumption="" if p.exact else SWISS_ASSUMPTION,
+    return ev.Prospect.model_validate(
+        {
+            "exact": p.exact,
+            "games_left": p.games_left,
+            "remaining": remaining,
+            "ways": [
+                {
+                    "score": score_text(w.score),
+                    "results": [
+                        # _value_ is the member's value (Enum.value is a slower property);
+                        # no results when the ways are a bound (no example)
+                        {"opponent": ref, "result": code._value_}
+                        for ref, code in zip(remaining, w.results, strict=False)
+                    ],
+                }
+                for w in p.ways
+            ],
+            "needs": [
+                {
+                    "games": n.games,
+                    "score": score_text(n.score),
+                    "average": n.average,
+                    "best_available": n.best,
+                }
+                for n in p.needs
+            ],
+            "open_requirements": requirements(p.open),
+            "assumption": "" if p.exact else SWISS_ASSUMPTION,
+        }
     )
 
 
@@ -135,6 +144,7 @@ __all__ = [
     "alert_id",
     "evidence",
     "facts_digest",
+    "player_fields",
     "player_ref",
     "prospect_detail",
     "requirements",

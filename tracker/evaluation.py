@@ -4,6 +4,7 @@ ratings, the tournament-wide context of the norm rules, and every player's verdi
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from tracker.event_flags import (
@@ -33,7 +34,7 @@ class PlayerRound:
 
 
 def context(
-    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
+    state: TournamentState, up_to: int, cells: Mapping[int, Sequence[Cell]] | None = None
 ) -> Context:
     """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
     if cells is None:
@@ -57,7 +58,9 @@ def flags(state: TournamentState, up_to: int, rows: list[PlayerRound]) -> Tourna
     return tournament_flags(state.tournament, state.players, cells, up_to, state.title_rules)
 
 
-def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -> frozenset[int]:
+def unrated_scoring_zero(
+    state: TournamentState, cells: Mapping[int, Sequence[Cell]]
+) -> frozenset[int]:
     """Unrated players of a round robin who have played rated opponents and scored nothing
     against them (1.42d of 2009)."""
     if not state.tournament.system.predetermined:
@@ -78,30 +81,41 @@ def unrated_scoring_zero(state: TournamentState, cells: dict[int, list[Cell]]) -
     return frozenset(zero)
 
 
-def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
-    """Every player after round ``up_to``, best score first (then start rank)."""
-    cells = state.all_cells(up_to)
-    rows = []
+def standings(
+    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
+) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank); ``cells``
+    when already built (:meth:`TournamentState.all_cells`, each player's in round order)."""
+    if cells is None:
+        cells = state.all_cells(up_to)
+    players = state.players
+    rating_rules = state.rating_rules
+    min_games = state.title_rules.rating_title_min_games
     on = state.tournament.start_date
-    for rank, player in state.players.items():
-        mine = sorted(cells.get(rank, ()), key=lambda c: c.round)
-        by_round: dict[int, list[RatedGame]] = {}
+    keyed: list[tuple[int, int, PlayerRound]] = []
+    for rank, player in players.items():
+        mine = tuple(cells.get(rank, ()))
+        half_points = 0
+        games: list[tuple[int, tuple[RatedGame]]] = []
         for c in mine:
-            opponent = state.players[c.opponent] if c.opponent is not None else None
-            if opponent is not None:
-                by_round.setdefault(c.round, []).append(RatedGame(opponent.rating, c.code))
-        interims = interim_ratings(player, sorted(by_round.items()), state.rating_rules, on)
-        rows.append(
-            PlayerRound(
-                player=player,
-                cells=tuple(mine),
-                score=Fraction(sum(c.code.half_points for c in mine), 2),
-                live=interims[-1] if interims else None,
-                reached=first_reached(player, interims, state.title_rules.rating_title_min_games),
-            )
+            half_points += c.code.half_points
+            if c.opponent is not None:
+                games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
+        interims = interim_ratings(player, games, rating_rules, on)
+        row = PlayerRound(
+            player=player,
+            cells=mine,
+            score=Fraction(half_points, 2),
+            live=interims[-1] if interims else None,
+            reached=first_reached(player, interims, min_games),
         )
-    rows.sort(key=lambda r: (-r.score, r.player.rank))
-    return rows
+        keyed.append((-half_points, rank, row))
+    keyed.sort(key=_by_score)
+    return [row for _, _, row in keyed]
+
+
+def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
+    return item[0], item[1]
 
 
 def norm_titles(player: Player) -> list[Title]:
@@ -113,7 +127,7 @@ def achieved_norms(
     state: TournamentState, up_to: int, rows: list[PlayerRound]
 ) -> dict[tuple[int, Title], Verdict]:
     """Every (player, title) with a norm from the rounds up to ``up_to``."""
-    ctx = context(state, up_to, {row.player.rank: list(row.cells) for row in rows})
+    ctx = context(state, up_to, {row.player.rank: row.cells for row in rows})
     found: dict[tuple[int, Title], Verdict] = {}
     for row in rows:
         titles = norm_titles(row.player)

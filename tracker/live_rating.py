@@ -29,10 +29,11 @@ A 1500 player with K 40 beating a 1900 player (rules of 2024): D = −400, PD = 
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Iterable, Sequence
 from datetime import date
 from fractions import Fraction
+from operator import attrgetter, itemgetter
+from typing import NamedTuple
 
 from tracker.editions.rating import RatingRules
 from tracker.fide_tables import expected_hundredths
@@ -51,9 +52,9 @@ __all__ = [
 ]
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class RatedGame:
-    """One of the player's games, as the rating change reads it."""
+class RatedGame(NamedTuple):
+    """One of the player's games, as the rating change reads it. A named tuple: the live
+    ratings of every round build one per game played so far."""
 
     opponent_rating: int | None
     """The opponent's rating on the list in force; ``None`` for an unrated opponent."""
@@ -66,9 +67,9 @@ class RatedGame:
         return self.code.over_the_board and self.opponent_rating is not None
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class InterimRating:
-    """The live rating after one round."""
+class InterimRating(NamedTuple):
+    """The live rating after one round. A named tuple: one is built per round played so
+    far, for every player, every round."""
 
     round: int
     rating: int
@@ -113,6 +114,7 @@ def k_factor(player: Player, rules: RatingRules, on: date, games_in_period: int)
     Either way the edition's K × n ≤ 700 rule (8.3.3, from 2022) is applied last.
 
     >>> from tracker.editions.rating import rating_rules_named
+    >>> import dataclasses
     >>> from tracker.players import Player
     >>> r2024, r2009 = rating_rules_named("rating-2024"), rating_rules_named("rating-2009")
     >>> p = Player(rank=1, name="A", federation="ENG", rating=2100)
@@ -226,28 +228,34 @@ def interim_ratings(
     separable = cap is None or not cap.once_per_tournament
     limit = cap.points if cap is not None and cap.applies_to(start) else None
     base_k = player.k_factor if player.k_factor is not None else _edition_k(player, rules, on)
+    k_limited = rules.k_limited
+    rounded = rules.rounding.apply_ratio
+    before = player.rated_games
     played: list[RatedGame] = []
     hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
     result: list[InterimRating] = []
-    for round_number, games in sorted(games_by_round, key=lambda item: item[0]):
+    for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
         for game in games:
-            if game.opponent_rating is None or not game.code.over_the_board:
+            opponent, code = game
+            if opponent is None or not code.over_the_board:
                 continue
             played.append(game)
             if separable:
-                d = start - _opponent(game)
+                d = start - opponent
                 if limit is not None:
                     d = limit if d > limit else -limit if d < -limit else d
-                hundredths += 50 * game.code.half_points - expected_hundredths(d)
+                hundredths += 50 * code.half_points - expected_hundredths(d)
         if not separable:  # 2022's one upgrade per tournament depends on every game so far
             hundredths = _hundredths(start, played, rules)
-        n = len(played) if games_in_period is None else games_in_period
-        change = 0
-        if played:
-            change = rules.rounding.apply_ratio(rules.k_limited(base_k, n) * hundredths, 100)
-        total = None if player.rated_games is None else player.rated_games + len(played)
+        count = len(played)
+        n = count if games_in_period is None else games_in_period
+        change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
+        total = None if before is None else before + count
         result.append(InterimRating(round_number, start + change, change, total))
     return result
+
+
+_ROUND_NUMBER = itemgetter(0)
 
 
 def first_reached(
@@ -269,17 +277,30 @@ def first_reached(
     """
     start = player.rating
     reached: dict[Title, InterimRating] = {}
-    best = max((i.rating for i in interims), default=None)
-    if best is None or (start is not None and best <= start):
+    if not interims:
         return reached
-    for title in Title:
-        if not player.lacks(title) or (start is not None and start >= title.level):
-            continue
+    best = max(map(_RATING, interims))
+    if start is not None and best <= start:
+        return reached
+    wanted = [
+        title
+        for title in _TITLES
+        if title.level <= best  # else no interim rating reaches it
+        and (start is None or start < title.level)
+        and player.lacks(title)
+    ]
+    for title in wanted:
         for interim in interims:
             if interim.rating >= title.level and _enough_games(title, interim, min_rated_games):
                 reached[title] = interim
                 break
     return reached
+
+
+_RATING = attrgetter("rating")
+
+
+_TITLES = tuple(Title)
 
 
 def _enough_games(title: Title, interim: InterimRating, least: int | None) -> bool:

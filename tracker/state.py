@@ -35,6 +35,49 @@ class Round:
     ratings: Mapping[int, int] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
     """Players' ratings on the date of this round's game, by start rank, where the input
     gave them (``white_rating``/``black_rating``; 1.1.4 of 2024)."""
+    _cells: dict[int, tuple[tuple[int, Cell], ...]] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """Memo of :meth:`cells`, by round number. A round is a value: every new fact of the
+    round (a pairing, a bye, a result, a correction, a rating) makes a new ``Round``
+    (``dataclasses.replace`` or :meth:`replaced`), which starts with an empty memo, so the
+    memo cannot outlive the facts it was built from."""
+
+    def replaced(
+        self,
+        *,
+        boards: Mapping[Board, tuple[Code, Code] | None] | None = None,
+        byes: Mapping[int, Code] | None = None,
+        closed: bool | None = None,
+        ratings: Mapping[int, int] | None = None,
+    ) -> Round:
+        """``dataclasses.replace`` for the fact path, without its per-call introspection."""
+        return Round(
+            self.boards if boards is None else boards,
+            self.byes if byes is None else byes,
+            self.closed if closed is None else closed,
+            self.ratings if ratings is None else ratings,
+        )
+
+    def cells(self, number: int) -> tuple[tuple[int, Cell], ...]:
+        """The cells of this round (as round ``number``), with each player's start rank:
+        byes, then both sides of every board with a result."""
+        memo = self._cells.get(number)
+        if memo is not None:
+            return memo
+        out: list[tuple[int, Cell]] = [
+            (rank, Cell(number, None, code)) for rank, code in self.byes.items()
+        ]
+        ratings = self.ratings
+        for (white, black), result in self.boards.items():
+            if result is None:
+                continue
+            black_rating = ratings.get(black) if ratings else None
+            white_rating = ratings.get(white) if ratings else None
+            out.append((white, Cell(number, black, result[0], black_rating)))
+            out.append((black, Cell(number, white, result[1], white_rating)))
+        self._cells[number] = memo = tuple(out)
+        return memo
 
     def opponent_board(self, rank: int) -> Board | None:
         for board in self.boards:
@@ -47,7 +90,7 @@ class Round:
         a board or with a bye) and every board has a result."""
         if self.closed:
             return True
-        if not self.boards or any(r is None for r in self.boards.values()):
+        if not self.boards or None in self.boards.values():
             return False
         placed = set(self.byes)
         for white, black in self.boards:
@@ -70,7 +113,23 @@ class TournamentState:
     """Alerts in force, by subject (``norm:7:GM``), with the id they were sent under."""
 
     def round(self, number: int) -> Round:
-        return self.rounds.get(number, Round())
+        return self.rounds.get(number) or Round()
+
+    def with_round(self, number: int, rnd: Round) -> TournamentState:
+        """The state with round ``number`` replaced: ``dataclasses.replace`` for the fact
+        path, without its per-call introspection."""
+        rounds = dict(self.rounds)
+        rounds[number] = rnd
+        return TournamentState(
+            self.tournament,
+            self.title_rules,
+            self.rating_rules,
+            self.edition_reason,
+            self.players,
+            MappingProxyType(rounds),
+            self.announced,
+            self.sent,
+        )
 
     def cells(self, rank: int, up_to: int) -> list[Cell]:
         """The player's rounds 1 … ``up_to`` as TRF-like cells (absent rounds left out)."""
@@ -96,22 +155,19 @@ class TournamentState:
         return cells
 
     def all_cells(self, up_to: int) -> dict[int, list[Cell]]:
-        """Every player's cells, built in one pass over the rounds."""
+        """Every player's cells, from each round's (memoised) :meth:`Round.cells`: in round
+        order, as a player has at most one cell a round (a board or a bye, never both: see
+        ``transition._already_placed``)."""
         cells: dict[int, list[Cell]] = {rank: [] for rank in self.players}
         for number in range(1, up_to + 1):
             rnd = self.rounds.get(number)
             if rnd is None:
                 continue
-            for rank, code in rnd.byes.items():
-                cells.setdefault(rank, []).append(Cell(number, None, code))
-            ratings = rnd.ratings
-            for (white, black), result in rnd.boards.items():
-                if result is None:
-                    continue
-                black_rating = ratings.get(black) if ratings else None
-                white_rating = ratings.get(white) if ratings else None
-                cells.setdefault(white, []).append(Cell(number, black, result[0], black_rating))
-                cells.setdefault(black, []).append(Cell(number, white, result[1], white_rating))
+            for rank, cell in rnd.cells(number):
+                mine = cells.get(rank)
+                if mine is None:
+                    cells[rank] = mine = []
+                mine.append(cell)
         return cells
 
     def finished_after(self, announced: int) -> int:

@@ -17,6 +17,7 @@ from tracker.alerts import (
     alert_id,
     evidence,
     facts_digest,
+    player_fields,
     player_ref,
     prospect_detail,
     requirements,
@@ -164,7 +165,7 @@ def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
     board = (e.white, e.black)
     if board in rnd.boards:
         rated = _rated(rnd, e, correction=False)
-        return state if rated is rnd else _with_round(state, e.round, rated)
+        return state if rated is rnd else state.with_round(e.round, rated)
     if e.round <= state.announced:
         raise Rejected("round", f"round {e.round} has already finished")
     for field, rank in (("white", e.white), ("black", e.black)):
@@ -173,7 +174,7 @@ def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
             raise Rejected(field, f"player {rank} {clash} in round {e.round}")
     boards = _with(rnd.boards, board, None)
     rated = _rated(rnd, e, correction=False)
-    return _with_round(state, e.round, dataclasses.replace(rated, boards=boards))
+    return state.with_round(e.round, rated.replaced(boards=boards))
 
 
 def _rated(
@@ -181,6 +182,8 @@ def _rated(
 ) -> Round:
     """The round with the game-date ratings the event gives (1.1.4 of 2024). A rating
     already recorded for the round changes only by a ``result_corrected``."""
+    if e.white_rating is None and e.black_rating is None:
+        return rnd
     ratings = dict(rnd.ratings)
     for field, rank, rating in (
         ("white_rating", e.white, e.white_rating),
@@ -198,7 +201,7 @@ def _rated(
         ratings[rank] = rating
     if ratings == rnd.ratings:
         return rnd
-    return dataclasses.replace(rnd, ratings=MappingProxyType(ratings))
+    return rnd.replaced(ratings=MappingProxyType(ratings))
 
 
 def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
@@ -212,9 +215,7 @@ def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
     clash = _already_placed(rnd, e.player, None)
     if clash:
         raise Rejected("player", f"player {e.player} {clash} in round {e.round}")
-    return _with_round(
-        state, e.round, dataclasses.replace(rnd, byes=_with(rnd.byes, e.player, code))
-    )
+    return state.with_round(e.round, rnd.replaced(byes=_with(rnd.byes, e.player, code)))
 
 
 def _result(
@@ -249,9 +250,9 @@ def _result(
         )
     rated = _rated(rnd, e, correction)
     if known == codes:
-        return state if rated is rnd else _with_round(state, e.round, rated)
+        return state if rated is rnd else state.with_round(e.round, rated)
     boards = _with(rnd.boards, board, codes)
-    return _with_round(state, e.round, dataclasses.replace(rated, boards=boards))
+    return state.with_round(e.round, rated.replaced(boards=boards))
 
 
 def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
@@ -259,7 +260,7 @@ def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
     rnd = state.round(e.round)
     if rnd.closed:
         return state
-    return _with_round(state, e.round, dataclasses.replace(rnd, closed=True))
+    return state.with_round(e.round, rnd.replaced(closed=True))
 
 
 # ----------------------------------------------------------------------------- derived
@@ -372,7 +373,7 @@ def _evaluate(
         del sent[key]
 
     reached_now: set[str] = set()
-    for row in sorted(rows, key=lambda r: r.player.rank):
+    for row in sorted((r for r in rows if r.reached), key=lambda r: r.player.rank):
         for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
             key = f"rating:{row.player.rank}:{title.value}"
             reached_now.add(key)
@@ -409,22 +410,25 @@ def _evaluate(
     )
 
     if announce:
+        # one validation of the whole alert: a model per standing costs as much again
         out.append(
-            ev.RoundFinished(
-                alert_id=alert_id(t.id, "round_finished", number),
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                last_round=last,
-                standings=tuple(
-                    ev.Standing(
-                        player=player_ref(r.player),
-                        score=score_text(r.score),
-                        live_rating=r.live.rating if r.live else None,
-                        rating_change=r.live.change if r.live else None,
-                    )
-                    for r in rows
-                ),
+            ev.RoundFinished.model_validate(
+                {
+                    "alert_id": alert_id(t.id, "round_finished", number),
+                    "tournament_id": t.id,
+                    "round": number,
+                    "edition": edition,
+                    "last_round": last,
+                    "standings": [
+                        {
+                            "player": player_fields(r.player),
+                            "score": score_text(r.score),
+                            "live_rating": r.live.rating if r.live else None,
+                            "rating_change": r.live.change if r.live else None,
+                        }
+                        for r in rows
+                    ],
+                }
             )
         )
     # round_finished first, then its alerts, in a stable order
@@ -519,10 +523,6 @@ def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
     copy = dict(mapping)
     copy[key] = value
     return MappingProxyType(copy)
-
-
-def _with_round(state: TournamentState, number: int, rnd: Round) -> TournamentState:
-    return dataclasses.replace(state, rounds=_with(state.rounds, number, rnd))
 
 
 __all__ = ["Rejected", "apply"]
