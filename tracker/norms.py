@@ -64,14 +64,11 @@ class NormGame:
     """The candidate's score in half points, kept as an integer for the search."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "half_points", _HALF[self.code])
+        object.__setattr__(self, "half_points", self.code.half_points)
 
     @property
     def won(self) -> bool:
         return self.code is Code.WIN
-
-
-_HALF = {code: int(code.points * 2) for code in Code}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -278,16 +275,13 @@ def _needed_average(half_points: int, games: int, spec: _Spec) -> int:
 
 
 def _titles(games: Iterable[NormGame], distinct: bool) -> Counter[Title]:
-    seen: set[int] = set()
-    counts: Counter[Title] = Counter()
-    for g in games:
-        if distinct:
-            if g.opponent.rank in seen:
-                continue
-            seen.add(g.opponent.rank)
-        if g.opponent.title is not None:
-            counts[g.opponent.title] += 1
-    return counts
+    """The opponents' titles, per game or (``distinct``) per opponent."""
+    opponents = (
+        {g.opponent.rank: g.opponent for g in games}.values()
+        if distinct
+        else (g.opponent for g in games)
+    )
+    return Counter(p.title for p in opponents if p.title is not None)
 
 
 def _unrated(games: Sequence[NormGame], raised: int, spec: _Spec) -> int:
@@ -405,7 +399,8 @@ def _mix_met(kept: Sequence[NormGame], raised: int, spec: _Spec) -> bool:
     holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
     if holders < rule.min_title_holders:
         return False
-    if not rule.mo.ok(_titles(kept, rule.distinct_opponents)):
+    same = rule.distinct_opponents == rule.title_holders_distinct
+    if not rule.mo.ok(holder_titles if same else _titles(kept, rule.distinct_opponents)):
         return False
     own = spec.player.federation
     feds = Counter(g.opponent.federation for g in kept)

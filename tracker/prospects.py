@@ -460,13 +460,13 @@ class Outlook:
         return self._left[rank]
 
     def _new_remaining(self, rank: int) -> tuple[Remaining, ...]:
-        met = self._met(rank, over_the_board=False)
-        games: list[Remaining] = []
-        for game in self._opponents():
-            other = game.opponent.rank
-            if other != rank:
-                games.extend(game for _ in range(self.cycles - met[other]))
-        return tuple(games)
+        met, cycles = self._met(rank, over_the_board=False), self.cycles
+        return tuple(
+            game
+            for game in self._opponents()
+            if game.opponent.rank != rank
+            for _ in range(cycles - met[game.opponent.rank])
+        )
 
     def _opponents(self) -> list[Remaining]:
         """Round robin: a game against each player, by start rank, and whether it counts
