@@ -49,6 +49,7 @@ from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
     Check,
+    Context,
     NormGame,
     Requirements,
     floor_adjusted,
@@ -178,16 +179,29 @@ class _Have:
 class Outlook:
     """The prospects of every player after round ``up_to``, sharing what all of them need."""
 
-    def __init__(self, state: TournamentState, up_to: int) -> None:
+    def __init__(
+        self,
+        state: TournamentState,
+        up_to: int,
+        cells: Mapping[int, Sequence[Cell]] | None = None,
+        ctx: Context | None = None,
+    ) -> None:
+        """``cells`` (every player's rounds up to ``up_to``, in round order) and ``ctx``
+        (:func:`tracker.evaluation.context` of them) when the caller has them already."""
         self.state = state
         self.up_to = up_to
         t = state.tournament
         self.tournament = t
         self.rules = state.title_rules
-        self.cells = state.all_cells(up_to)
-        for mine in self.cells.values():
-            mine.sort(key=lambda c: c.round)
-        self.ctx = context(state, up_to, self.cells)
+        if cells is None:
+            built = state.all_cells(up_to)
+            for mine in built.values():
+                mine.sort(key=lambda c: c.round)
+            cells = built
+        self.cells = cells
+        if ctx is None:
+            ctx = context(state, up_to, {rank: list(c) for rank, c in cells.items()})
+        self.ctx = ctx
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
         self.games_left_swiss = max(0, t.planned_rounds - up_to)
