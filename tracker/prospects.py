@@ -256,6 +256,8 @@ class Outlook:
         shown["exact"] = False
         if secured:
             return make(Status.SECURED, reason="norm achieved")
+        if left == 0 and not detail:
+            return make(reason="no games left")
         counted = self._counted(rank)
         spec = self._spec(rank, title)
         if detail:
