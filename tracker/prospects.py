@@ -197,10 +197,12 @@ class Outlook:
             built = state.all_cells(up_to)
             for mine in built.values():
                 mine.sort(key=lambda c: c.round)
+            if ctx is None:
+                ctx = context(state, up_to, built)
             cells = built
-        self.cells = cells
         if ctx is None:
             ctx = context(state, up_to, {rank: list(c) for rank, c in cells.items()})
+        self.cells = cells
         self.ctx = ctx
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
