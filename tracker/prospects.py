@@ -915,22 +915,28 @@ class _Exact:
         the counted games' points go to the lowest-rated opponents first."""
         out = []
         total = 2 * len(self.remaining)
+        kept, free = self._lowest_first(plan.kept), self._lowest_first(plan.free)
         for score in range(plan.least, total + 1):
             results = [Code.LOSS] * len(self.remaining)
             for i in plan.wins:
                 results[i] = Code.WIN
             rest = score - 2 * len(plan.wins)
             kept_half = max(plan.kept_half, rest - 2 * len(plan.free))
-            self._spread(results, plan.kept, kept_half)
-            self._spread(results, plan.free, rest - kept_half)
+            _spread(results, kept, kept_half)
+            _spread(results, free, rest - kept_half)
             out.append(Way(Fraction(score, 2), tuple(results)))
         return tuple(out)
 
-    def _spread(self, results: list[Code], games: Sequence[int], half: int) -> None:
-        for i in sorted(games, key=lambda i: (self.remaining[i].opponent.rating or 0, i)):
-            points = min(2, half)
-            results[i] = (Code.LOSS, Code.DRAW, Code.WIN)[points]
-            half -= points
+    def _lowest_first(self, games: Sequence[int]) -> list[int]:
+        return sorted(games, key=lambda i: (self.remaining[i].opponent.rating or 0, i))
+
+
+def _spread(results: list[Code], ordered: Sequence[int], half: int) -> None:
+    """``half`` points over the games ``ordered``, a win each while they last."""
+    for i in ordered:
+        points = min(2, half)
+        results[i] = (Code.LOSS, Code.DRAW, Code.WIN)[points]
+        half -= points
 
 
 __all__ = [
