@@ -13,7 +13,19 @@ from hypothesis import strategies as st
 
 from tests.builders import FIDE_2009, FIDE_2024, PRE_2009, Opp, record
 from tracker.editions import TitleRules
-from tracker.norms import Cell, Verdict, _explain, _spec, evaluate, find_norm, norm_games
+from tracker.norms import (
+    Cell,
+    Verdict,
+    _adjusted,
+    _explain,
+    _mix_checks,
+    _mix_met,
+    _spec,
+    evaluate,
+    find_norm,
+    gives_norm,
+    norm_games,
+)
 from tracker.players import Player
 from tracker.titles import Title
 from tracker.tournaments import System
@@ -188,3 +200,28 @@ def test_double_round_robin_search_counts_distinct_opponents() -> None:
     assert not v.achieved
     assert [c.actual for c in v.checks if c.article == "1.45b"] == ["2"]
     assert [c.needed for c in v.checks if c.article == "1.45b"] == ["4 GM-equivalents (GM=1)"]
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    st.lists(st.one_of(opponent, strong_opponent), min_size=1, max_size=12),
+    st.sampled_from(["GM", "IM", "WGM", "WIM"]),
+    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
+    st.sampled_from([System.SWISS, System.ROUND_ROBIN, System.DOUBLE_ROUND_ROBIN]),
+)
+def test_pass_fail_answers_agree_with_the_described_checks(
+    opps: list[Opp], title: str, rules: TitleRules, system: System
+) -> None:
+    """The pass/fail answers the search and the prospects ask for (the mix of 1.43–1.46a,
+    and every requirement of 1.41–1.49 on a whole record) agree with the checks an arbiter
+    reads for the same games."""
+    me, cells, ctx = record(opps, system=system)
+    games = norm_games(me, cells, ctx, rules)[0]
+    spec = _spec(Title(title), me, ctx, rules)
+    ordered = sorted(games, key=lambda g: g.rating)
+    _, raised = _adjusted([g.rating for g in ordered], spec)
+    checks = _mix_checks(ordered, raised, spec)
+    assert _mix_met(ordered, raised, spec) == all(c.met for c in checks)
+    assert gives_norm(games, spec) == _explain(games, [], len(cells), spec).achieved

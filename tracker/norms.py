@@ -64,14 +64,11 @@ class NormGame:
     """The candidate's score in half points, kept as an integer for the search."""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "half_points", _HALF[self.code])
+        object.__setattr__(self, "half_points", self.code.half_points)
 
     @property
     def won(self) -> bool:
         return self.code is Code.WIN
-
-
-_HALF = {code: int(code.points * 2) for code in Code}
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -213,11 +210,18 @@ class _Spec:
     counted_as: int
     """What a norm of exactly :attr:`min_games` games counts as (World Cup, 1.4.1c: 9)."""
     games_article: str
+    _mixes: dict[tuple[int, int | None], MixRule] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """The mix rules asked for so far (the edition's rules are values, so each is made once)."""
 
     def mix(self, games: int, opponents: int | None = None) -> MixRule:
-        return self.rules.mix(
-            self.title, games, self.tournament, self.player, self.exemption, opponents
-        )
+        rule = self._mixes.get((games, opponents))
+        if rule is None:
+            rule = self._mixes[(games, opponents)] = self.rules.mix(
+                self.title, games, self.tournament, self.player, self.exemption, opponents
+            )
+        return rule
 
 
 def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:
@@ -271,16 +275,13 @@ def _needed_average(half_points: int, games: int, spec: _Spec) -> int:
 
 
 def _titles(games: Iterable[NormGame], distinct: bool) -> Counter[Title]:
-    seen: set[int] = set()
-    counts: Counter[Title] = Counter()
-    for g in games:
-        if distinct:
-            if g.opponent.rank in seen:
-                continue
-            seen.add(g.opponent.rank)
-        if g.opponent.title is not None:
-            counts[g.opponent.title] += 1
-    return counts
+    """The opponents' titles, per game or (``distinct``) per opponent."""
+    opponents = (
+        {g.opponent.rank: g.opponent for g in games}.values()
+        if distinct
+        else (g.opponent for g in games)
+    )
+    return Counter(p.title for p in opponents if p.title is not None)
 
 
 def _unrated(games: Sequence[NormGame], raised: int, spec: _Spec) -> int:
@@ -389,11 +390,40 @@ def _mix_checks(
     return checks
 
 
+def _mix_met(kept: Sequence[NormGame], raised: int, spec: _Spec) -> bool:
+    """Whether every check of :func:`_mix_checks` is met, decided without describing them:
+    the search and the prospects ask this far more often than a reader sees a check."""
+    n = len(kept)
+    rule = spec.mix(n, len({g.opponent.rank for g in kept}))
+    holder_titles = _titles(kept, rule.title_holders_distinct)
+    holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
+    if holders < rule.min_title_holders:
+        return False
+    same = rule.distinct_opponents == rule.title_holders_distinct
+    if not rule.mo.ok(holder_titles if same else _titles(kept, rule.distinct_opponents)):
+        return False
+    own = spec.player.federation
+    feds = Counter(g.opponent.federation for g in kept)
+    if rule.federation_exemption is None and (
+        _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations
+    ):
+        return False
+    if rule.max_own_federation is not None and feds[own] > rule.max_own_federation:
+        return False
+    if rule.max_one_federation is not None and max(feds.values(), default=0) > (
+        rule.max_one_federation
+    ):
+        return False
+    if rule.min_other_federations is not None and n - feds[own] < rule.min_other_federations:
+        return False
+    return rule.max_unrated is None or _unrated(kept, raised, spec) <= rule.max_unrated
+
+
 def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
     """Every rule of the opponent mix over ``games`` (1.4.1f of 2024: the complete event)."""
     ordered = sorted(games, key=lambda g: g.rating)
     _, raised = _adjusted([g.rating for g in ordered], spec)
-    return all(c.met for c in _mix_checks(ordered, raised, spec))
+    return _mix_met(ordered, raised, spec)
 
 
 def _foreign(feds: Counter[str], own: str, fid_counts: bool) -> int:
@@ -411,7 +441,7 @@ def _feasible(kept: Sequence[NormGame], spec: _Spec) -> bool:
     adjusted, raised = _adjusted([g.rating for g in kept], spec)
     if _average(adjusted, n) < _needed_average(half, n, spec):
         return False
-    return all(c.met for c in _mix_checks(kept, raised, spec))
+    return _mix_met(kept, raised, spec)
 
 
 def _explain(
@@ -671,13 +701,19 @@ def least_half_points(kept: Sequence[NormGame], spec: Requirements, mix: bool = 
     ra = _average(adjusted, n)
     if ra < spec.avg_min:
         return None
-    if mix and not all(c.met for c in _mix_checks(ordered, raised, spec)):
+    if mix and not _mix_met(ordered, raised, spec):
         return None
     for half in range(2 * n + 1):
         need = needed_average(half, n, spec)
         if need is not None and ra >= need:
             return half
     return None
+
+
+def gives_norm(games: Sequence[NormGame], spec: Requirements) -> bool:
+    """Whether ``games``, every one kept, give the norm with their results: the number of
+    games, the score (1.49), Ra and Rp (1.48, 1.48a) and the mix, the rating first."""
+    return _feasible(sorted(games, key=lambda g: g.rating), spec)
 
 
 def needed_average(half_points: int, games: int, spec: Requirements) -> int | None:

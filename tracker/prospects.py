@@ -38,7 +38,6 @@ from __future__ import annotations
 import dataclasses
 import enum
 import itertools
-import math
 from collections import Counter
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
@@ -50,9 +49,11 @@ from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
     Check,
+    Context,
     NormGame,
     Requirements,
     floor_adjusted,
+    gives_norm,
     least_half_points,
     least_total,
     needed_average,
@@ -146,8 +147,8 @@ class Prospect:
 
 Key = tuple[int, Title]
 
-_Weighted = tuple[int, int, list[tuple[int, int]]]
-"""A weighted title mix for one player in integers: (scale, value so far, gains)."""
+_Weighted = tuple[int, list[tuple[int, int]]]
+"""A weighted title mix for one player in units of its ``scale``: (value so far, gains)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -178,16 +179,31 @@ class _Have:
 class Outlook:
     """The prospects of every player after round ``up_to``, sharing what all of them need."""
 
-    def __init__(self, state: TournamentState, up_to: int) -> None:
+    def __init__(
+        self,
+        state: TournamentState,
+        up_to: int,
+        cells: Mapping[int, Sequence[Cell]] | None = None,
+        ctx: Context | None = None,
+    ) -> None:
+        """``cells`` (every player's rounds up to ``up_to``, in round order) and ``ctx``
+        (:func:`tracker.evaluation.context` of them) when the caller has them already."""
         self.state = state
         self.up_to = up_to
         t = state.tournament
         self.tournament = t
         self.rules = state.title_rules
-        self.cells = state.all_cells(up_to)
-        for mine in self.cells.values():
-            mine.sort(key=lambda c: c.round)
-        self.ctx = context(state, up_to, self.cells)
+        if cells is None:
+            built = state.all_cells(up_to)
+            for mine in built.values():
+                mine.sort(key=lambda c: c.round)
+            if ctx is None:
+                ctx = context(state, up_to, built)
+            cells = built
+        if ctx is None:
+            ctx = context(state, up_to, {rank: list(c) for rank, c in cells.items()})
+        self.cells = cells
+        self.ctx = ctx
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
         self.games_left_swiss = max(0, t.planned_rounds - up_to)
@@ -210,13 +226,14 @@ class Outlook:
         self._everyone: list[Remaining] | None = None
         self._left: dict[int, tuple[Remaining, ...]] = {}
         self._bounds: dict[Key, _Relaxed] = {}
+        self._specs: dict[Key, Requirements] = {}
         self._wins: dict[Key, bool] = {}
-        self._scaled: dict[int, tuple[Mapping[Title, Fraction], int, dict[Title, int]]] = {}
+        self._kept: dict[Key, bool] = {}
         self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
         self._scores: dict[int, Fraction] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
-        self._won: dict[int, tuple[list[Cell], list[NormGame]]] = {}
+        self._won: dict[int, list[NormGame]] = {}
 
     # ------------------------------------------------------------------ public
 
@@ -241,27 +258,29 @@ class Outlook:
         shown["exact"] = False
         if secured:
             return make(Status.SECURED, reason="norm achieved")
+        if left == 0 and not detail:
+            return make(reason="no games left")
         counted = self._counted(rank)
-        spec = requirements(title, player, self.ctx, self.rules)
-        pool = self._pool(rank, remaining)
+        spec = self._spec(rank, title)
         if detail:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
-            games = len(counted) + min(left, pool.size)
+            games = len(counted) + min(left, self._pool(rank, remaining).size)
             opponents = len(distinct) if self.round_robin else games
             shown["remaining"] = remaining
             shown["open"] = tuple(open_checks(counted, spec, games, opponents))
         if left == 0:
             return make(reason="no games left")
-        relaxed = self._bounds.get((rank, title))
-        if relaxed is None:
-            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
-            self._bounds[(rank, title)] = relaxed
-        if not relaxed.possible():
-            return make(reason=relaxed.why_not())
-        if not self.round_robin:
-            return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
-        if not self._wins_all(rank, title, spec):
-            return make(reason="no results against the remaining opponents give the norm")
+        # round robin: winning every remaining game decides (:meth:`_wins_all`); the whole
+        # record so, which the norm search would try first, is cheap to try, and when it
+        # gives the norm, the bound (a necessary condition) cannot rule it out
+        if not (self.round_robin and self._kept_and_won(rank, title, spec)):
+            relaxed = self._relaxed(rank, spec, counted, remaining)
+            if not relaxed.possible():
+                return make(reason=relaxed.why_not())
+            if not self.round_robin:
+                return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
+            if not self._wins_all(rank, title):
+                return make(reason="no results against the remaining opponents give the norm")
         if not detail:
             return make(Status.POSSIBLE)
         exact = _Exact(self, spec, player, title, counted, remaining)
@@ -269,7 +288,7 @@ class Outlook:
         if found is not None:
             return make(Status.POSSIBLE, exact=True, ways=exact.ways(found))
         # too many sets of counted games to try: the scores the bound does not rule out
-        needs = relaxed.needs()
+        needs = self._relaxed(rank, spec, counted, remaining).needs()
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
@@ -305,62 +324,83 @@ class Outlook:
         return self._foreign[rank]
 
     def weighted(self, rank: int, mo: MO) -> _Weighted | None:
-        """A weighted title mix (1.45b–e) in integers, in units of ``1/scale`` (the weights'
-        common denominator): the value of the games so far, and what each title among the
+        """A weighted title mix (1.45b–e) in integers, in units of
+        :attr:`WeightedMO.scale`: the value of the games so far, and what each title among the
         remaining opponents adds with how many of them, best first. Kept per player and
         weights object; ``None`` for a mix of fixed combinations."""
         if not isinstance(mo, WeightedMO):
             return None
         known = self._weighted.get((rank, id(mo.weights)))
         if known is None or known[0] is not mo.weights:
-            scaled = self._scaled.get(id(mo.weights))
-            if scaled is None or scaled[0] is not mo.weights:
-                scale = math.lcm(*(w.denominator for w in mo.weights.values()))
-                scaled = (mo.weights, scale, {t: int(w * scale) for t, w in mo.weights.items()})
-                self._scaled[id(mo.weights)] = scaled
-            _, scale, weights = scaled
-            have, pool = self._summary(rank), self._pools[rank]
-            value = sum(weights.get(t, 0) * c for t, c in have.titles.items())
+            have, pool, weights = self._summary(rank), self._pools[rank], mo.scaled
+            value = mo.scaled_value(have.titles)
             gains = sorted(
                 ((weights.get(t, 0), c) for t, c in pool.titles.items() if t is not None),
                 reverse=True,
             )
-            known = (mo.weights, (scale, value, gains))
+            known = (mo.weights, (value, gains))
             self._weighted[(rank, id(mo.weights))] = known
         return known[1]
 
     # ------------------------------------------------------------------ helpers
 
-    def _wins_all(self, rank: int, title: Title, spec: Requirements) -> bool:
-        """Round robin: whether winning every remaining game gives the norm. A better result
-        never hurts (a kept game's points only help, a game left out may be anything), so
-        this decides whether any results can. The order is free, so the games after the
-        norm that 1.42f lets go can be any of them, which 1.42e allows for wins anyway.
+    def _relaxed(
+        self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
+    ) -> _Relaxed:
+        relaxed = self._bounds.get((rank, spec.title))
+        if relaxed is None:
+            pool = self._pool(rank, remaining)
+            left = len(remaining) if self.round_robin else self.games_left_swiss
+            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
+            self._bounds[(rank, spec.title)] = relaxed
+        return relaxed
 
-        Most records that can make it do so with every game kept, an attempt the norm search
-        would accept first (the whole record, nothing left out), so that one is tried before
-        the search."""
+    def _kept_and_won(self, rank: int, title: Title, spec: Requirements) -> bool:
+        """Round robin: whether the whole record, every remaining game won and nothing left
+        out, gives the norm."""
+        if (rank, title) not in self._kept:
+            self._kept[(rank, title)] = gives_norm(self._won_games(rank), spec)
+        return self._kept[(rank, title)]
+
+    def _wins_all(self, rank: int, title: Title) -> bool:
+        """Round robin: whether winning every remaining game gives the norm (the norm search
+        on that record). A better result never hurts (a kept game's points only help, a game
+        left out may be anything), so this decides whether any results can. The order is
+        free, so the games after the norm that 1.42f lets go can be any of them, which 1.42e
+        allows for wins anyway."""
         if (rank, title) not in self._wins:
-            cells, games = self._won_out(rank)
-            least = least_half_points(games, spec)
-            player = self.state.players[rank]
-            self._wins[(rank, title)] = (
-                least is not None and least <= sum(g.half_points for g in games)
-            ) or norm_exists(player, cells, title, self.ctx, self.rules)
-        return self._wins[(rank, title)]
-
-    def _won_out(self, rank: int) -> tuple[list[Cell], list[NormGame]]:
-        """Round robin: the player's rounds with every remaining game won, and the games of
-        them that count for norms (the same for every title)."""
-        if rank not in self._won:
             cells = list(self.cells.get(rank, []))
             cells += [
-                Cell(self.up_to + i, r.opponent.rank, Code.WIN)
-                for i, r in enumerate(self._remaining(rank), 1)
+                Cell(n, r.opponent.rank, Code.WIN)
+                for n, r in enumerate(self._remaining(rank), self.up_to + 1)
             ]
             player = self.state.players[rank]
-            self._won[rank] = (cells, norm_games(player, cells, self.ctx, self.rules)[0])
+            self._wins[(rank, title)] = norm_exists(player, cells, title, self.ctx, self.rules)
+        return self._wins[(rank, title)]
+
+    def _won_games(self, rank: int) -> list[NormGame]:
+        """Round robin: the games that count for norms (the same for every title) with every
+        remaining game won: the games so far and the remaining games that count (1.42a/b/d
+        depend on the opponent alone), as :func:`norm_games` would list them."""
+        if rank not in self._won:
+            rating = self.rules.opponent_rating
+            self._won[rank] = [
+                *self._counted(rank),
+                *(
+                    NormGame(n, r.opponent, Code.WIN, rating(r.opponent))
+                    for n, r in enumerate(self._remaining(rank), self.up_to + 1)
+                    if r.counts
+                ),
+            ]
         return self._won[rank]
+
+    def _spec(self, rank: int, title: Title) -> Requirements:
+        """The requirements, kept so that their mix rules are made once."""
+        spec = self._specs.get((rank, title))
+        if spec is None:
+            player = self.state.players[rank]
+            spec = self._specs[(rank, title)] = requirements(title, player, self.ctx, self.rules)
+        return spec
 
     def _counted(self, rank: int) -> list[NormGame]:
         if rank not in self._games:
@@ -438,13 +478,13 @@ class Outlook:
         return self._left[rank]
 
     def _new_remaining(self, rank: int) -> tuple[Remaining, ...]:
-        met = self._met(rank, over_the_board=False)
-        games: list[Remaining] = []
-        for game in self._opponents():
-            other = game.opponent.rank
-            if other != rank:
-                games.extend(game for _ in range(self.cycles - met[other]))
-        return tuple(games)
+        met, cycles = self._met(rank, over_the_board=False), self.cycles
+        return tuple(
+            game
+            for game in self._opponents()
+            if game.opponent.rank != rank
+            for _ in range(cycles - met[game.opponent.rank])
+        )
 
     def _opponents(self) -> list[Remaining]:
         """Round robin: a game against each player, by start rank, and whether it counts
@@ -500,9 +540,9 @@ class _Relaxed:
         self._drops: list[tuple[int, int, int]] = []
         self._kept_sum = sum(g.rating for g in self._ordered)
         self.rating_ok = False
-        self.failed_mix: list[str] = []
+        self._failed_mix: tuple[int, int] | None = None
+        """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
         self._mix: dict[tuple[int, int], bool] = {}
-        self._rules: dict[int, MixRule] = {}
         self._possible: bool | None = None
 
     def drops(self) -> Iterator[tuple[int, int, int]]:
@@ -587,36 +627,34 @@ class _Relaxed:
 
     def _mix_ok(self, n: int, m: int) -> bool:
         if (n, m) not in self._mix:
-            failed = self._mix_failures(n, m)
-            self._mix[(n, m)] = not failed
-            self.failed_mix = failed or self.failed_mix
+            self._mix[(n, m)] = ok = next(self._mix_failures(n, m), None) is None
+            if not ok:
+                self._failed_mix = (n, m)
         return self._mix[(n, m)]
 
-    def _mix_failures(self, n: int, m: int) -> list[str]:
-        """Each mix rule for a record of ``n`` games, ``m`` of them still to play: at-least
-        rules with the most the pool could add, at-most rules with the fewest it must."""
+    def _mix_failures(self, n: int, m: int) -> Iterator[str]:
+        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play:
+        at-least rules with the most the pool could add, at-most rules with the fewest it
+        must. Lazily, so that a pass or fail need not describe every rule."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
-        rule = self._rules.get(n)
-        if rule is None:
-            double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
-            rule = self._rules[n] = spec.mix(n, (n + 1) // 2 if double else n)
+        double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
+        rule = spec.mix(n, (n + 1) // 2 if double else n)
         own = spec.player.federation
-        failed = []
         holders = rule.title_holder_titles
         holders_have = sum(c for t, c in have.titles.items() if t in holders)
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
-            failed.append(f"{rule.title_holder_article} title-holders")
+            yield f"{rule.title_holder_article} title-holders"
         weighted = o.weighted(spec.player.rank, rule.mo)
         if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
-            failed.append(f"{rule.mo_article} {spec.title.value} title mix")
+            yield f"{rule.mo_article} {spec.title.value} title mix"
         foreign, new_feds = o.foreign_federations(spec.player.rank)
         if foreign + min(m, new_feds) < rule.min_foreign_federations:
-            failed.append(f"{rule.foreign_article} foreign federations")
+            yield f"{rule.foreign_article} foreign federations"
         if rule.min_other_federations is not None:
             other = len(self.counted) - have.federations[own]
             if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
-                failed.append(f"{rule.other_article} opponents from other federations")
+                yield f"{rule.other_article} opponents from other federations"
 
         def fewest(have_n: int, droppable_n: int, pool_n: int) -> int:
             return max(0, have_n - droppable_n) + max(0, m - (pool.size - pool_n))
@@ -627,17 +665,16 @@ class _Relaxed:
             )
 
         if rule.max_own_federation is not None and of_fed(own) > rule.max_own_federation:
-            failed.append(f"{rule.caps_article} opponents from {own}")
+            yield f"{rule.caps_article} opponents from {own}"
         if rule.max_one_federation is not None:
             cap = rule.max_one_federation
             if any(of_fed(f) > cap for f in have.federations):
-                failed.append(f"{rule.caps_article} opponents from one federation")
+                yield f"{rule.caps_article} opponents from one federation"
         if rule.max_unrated is not None:
             slack = spec.raise_count if o.rules.raised_unrated_counts_as_rated else 0
             unrated = fewest(have.unrated, have.droppable_unrated, pool.unrated)
             if unrated - slack > rule.max_unrated:
-                failed.append(f"{rule.unrated_article} unrated opponents")
-        return failed
+                yield f"{rule.unrated_article} unrated opponents"
 
     def why_not(self) -> str:
         if not self.rating_ok:
@@ -650,7 +687,8 @@ class _Relaxed:
                 "rating: no score in the remaining games gives the average and performance "
                 + against
             )
-        return "mix: " + ", ".join(self.failed_mix)
+        assert self._failed_mix is not None
+        return "mix: " + ", ".join(self._mix_failures(*self._failed_mix))
 
     def needs(self) -> tuple[Need, ...]:
         """The rows a reader needs: per number of counted games, each score from the lowest
@@ -705,8 +743,8 @@ def _mo_reachable(
     mo = rule.mo
     if isinstance(mo, WeightedMO):
         assert weighted is not None
-        scale, value, gains = weighted
-        needed = mo.needed * scale
+        value, gains = weighted
+        needed = mo.scaled_needed
         slots = m
         for weight, count in gains:
             if value >= needed or slots == 0 or weight == 0:
@@ -877,22 +915,28 @@ class _Exact:
         the counted games' points go to the lowest-rated opponents first."""
         out = []
         total = 2 * len(self.remaining)
+        kept, free = self._lowest_first(plan.kept), self._lowest_first(plan.free)
         for score in range(plan.least, total + 1):
             results = [Code.LOSS] * len(self.remaining)
             for i in plan.wins:
                 results[i] = Code.WIN
             rest = score - 2 * len(plan.wins)
             kept_half = max(plan.kept_half, rest - 2 * len(plan.free))
-            self._spread(results, plan.kept, kept_half)
-            self._spread(results, plan.free, rest - kept_half)
+            _spread(results, kept, kept_half)
+            _spread(results, free, rest - kept_half)
             out.append(Way(Fraction(score, 2), tuple(results)))
         return tuple(out)
 
-    def _spread(self, results: list[Code], games: Sequence[int], half: int) -> None:
-        for i in sorted(games, key=lambda i: (self.remaining[i].opponent.rating or 0, i)):
-            points = min(2, half)
-            results[i] = (Code.LOSS, Code.DRAW, Code.WIN)[points]
-            half -= points
+    def _lowest_first(self, games: Sequence[int]) -> list[int]:
+        return sorted(games, key=lambda i: (self.remaining[i].opponent.rating or 0, i))
+
+
+def _spread(results: list[Code], ordered: Sequence[int], half: int) -> None:
+    """``half`` points over the games ``ordered``, a win each while they last."""
+    for i in ordered:
+        points = min(2, half)
+        results[i] = (Code.LOSS, Code.DRAW, Code.WIN)[points]
+        half -= points
 
 
 __all__ = [

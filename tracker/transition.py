@@ -8,7 +8,7 @@ Applying the same fact twice changes nothing and emits nothing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Literal, TypeVar
 
@@ -26,6 +26,7 @@ from tracker.alerts import (
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
 from tracker.evaluation import achieved_norms, flags, standings
+from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
 from tracker.results import Code, format_result, parse_result
@@ -443,15 +444,22 @@ def _evaluate(
 
 
 def _prospects(
-    state: TournamentState, number: int, secured: set[tuple[int, Title]], sent: dict[str, str]
+    state: TournamentState,
+    number: int,
+    secured: set[tuple[int, Title]],
+    sent: dict[str, str],
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    ctx: Context | None = None,
 ) -> Emitted:
     """``norm_prospect`` when a player enters contention for a norm (it is still possible)
     or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
     ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
-    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id."""
+    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id.
+    ``cells`` and ``ctx``: the rounds and context the standings already built (see
+    :class:`Outlook`)."""
     t = state.tournament
     edition = state.title_rules.name
-    view = Outlook(state, number)
+    view = Outlook(state, number, cells, ctx)
     out: Emitted = []
     found = view.all(secured)
     for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):

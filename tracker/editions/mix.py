@@ -12,6 +12,7 @@ the norm search can bound them without knowing which edition it runs.
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
@@ -27,12 +28,32 @@ class WeightedMO:
     weights: Mapping[Title, Fraction]
     needed: Fraction
     label: str
+    scale: int = dataclasses.field(init=False, repr=False, compare=False)
+    """The weights' common denominator: in units of ``1/scale`` every value is an integer."""
+    scaled: Mapping[Title, int] = dataclasses.field(init=False, repr=False, compare=False)
+    """The weights in units of ``1/scale``."""
+    scaled_needed: int = dataclasses.field(init=False, repr=False, compare=False)
+    """The least value in units of ``1/scale`` that is at least :attr:`needed`."""
+
+    def __post_init__(self) -> None:
+        scale = math.lcm(*(w.denominator for w in self.weights.values()))
+        scaled = {t: w.numerator * (scale // w.denominator) for t, w in self.weights.items()}
+        object.__setattr__(self, "scale", scale)
+        object.__setattr__(self, "scaled", scaled)
+        object.__setattr__(
+            self, "scaled_needed", -(-self.needed.numerator * scale // self.needed.denominator)
+        )
 
     def value(self, titles: Counter[Title]) -> Fraction:
-        return sum((self.weights.get(t, Fraction(0)) * c for t, c in titles.items()), Fraction(0))
+        return Fraction(self.scaled_value(titles), self.scale)
+
+    def scaled_value(self, titles: Counter[Title]) -> int:
+        """:meth:`value` in units of ``1/scale``."""
+        scaled = self.scaled
+        return sum(scaled.get(t, 0) * c for t, c in titles.items())
 
     def ok(self, titles: Counter[Title]) -> bool:
-        return self.value(titles) >= self.needed
+        return self.scaled_value(titles) >= self.scaled_needed
 
     def describe_needed(self) -> str:
         return f"{_num(self.needed)} {self.label}-equivalents ({_weights(self.weights)})"
