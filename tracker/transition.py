@@ -407,7 +407,13 @@ def _evaluate(
         del sent[key]  # a correction took the rating back below the level
 
     out.extend(
-        _prospects(state, number, set(norms) if last or before_last_allowed else set(), sent)
+        _prospects(
+            state,
+            number,
+            set(norms) if last or before_last_allowed else set(),
+            sent,
+            {row.player.rank: row.cells for row in rows},
+        )
     )
 
     if announce:
