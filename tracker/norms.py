@@ -218,10 +218,41 @@ class _Spec:
     def mix(self, games: int, opponents: int | None = None) -> MixRule:
         rule = self._mixes.get((games, opponents))
         if rule is None:
-            rule = self._mixes[(games, opponents)] = self.rules.mix(
-                self.title, games, self.tournament, self.player, self.exemption, opponents
+            rule = self._mixes[(games, opponents)] = _edition_mix(
+                self.rules,
+                self.title,
+                games,
+                self.tournament,
+                self.player,
+                self.exemption,
+                opponents,
             )
         return rule
+
+
+_MIX_MEMO_SIZE = 4096
+"""Mix rules an edition keeps before it starts its memo afresh."""
+
+
+def _edition_mix(
+    rules: TitleRules,
+    title: Title,
+    games: int,
+    t: Tournament,
+    player: Player,
+    exemption: str | None,
+    opponents: int | None,
+) -> MixRule:
+    """``rules.mix`` remembered in the edition's memo: the same player meets the same mix
+    rules in every round, and each takes Fractions and a :class:`WeightedMO` to make."""
+    key = (title, games, t, player, exemption, opponents)
+    memo = rules.mix_memo
+    rule = memo.get(key)
+    if rule is None:
+        if len(memo) >= _MIX_MEMO_SIZE:
+            memo.clear()
+        rule = memo[key] = rules.mix(title, games, t, player, exemption, opponents)
+    return rule
 
 
 def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:

@@ -7,7 +7,6 @@ garbled the reading chosen is a field of the edition, documented beside it and i
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from datetime import date
 from fractions import Fraction
@@ -240,8 +239,8 @@ class TitleRules2009:
             federation_exemption=exemption,
             min_foreign_federations=0 if exemption else 2,
             foreign_article=self.foreign_article,
-            max_own_federation=None if lift_caps else math.floor(F(3, 5) * games),
-            max_one_federation=None if lift_caps else math.floor(F(2, 3) * games),
+            max_own_federation=None if lift_caps else 3 * games // 5,
+            max_one_federation=None if lift_caps else 2 * games // 3,
             caps_article=self.caps_article,
             min_other_federations=None,
             other_article="",
@@ -256,13 +255,13 @@ class TitleRules2009:
 
     def min_title_holders(self, games: int, player: Player) -> int:
         """1.45a: at least 50 % of the opponents hold a title (rounded up, 1.44)."""
-        return math.ceil(F(games, 2))
+        return -(-games // 2)
 
     def mo(self, title: Title, games: int, t: Tournament) -> MO:
         """1.45b–e: at least a third of the opponents, and at least 3, hold the norm's title
         or a higher one counted with its equivalence."""
-        needed = F(max(3, math.ceil(F(games, 3))))
-        return WeightedMO(self.mo_weights[title], needed, title.value)
+        needed = max(3, -(-games // 3))
+        return WeightedMO(self.mo_weights[title], F(needed), title.value)
 
     def mo_article(self, title: Title) -> str:
         return {GM: "1.45b", IM: "1.45c", WGM: "1.45d", WIM: "1.45e"}[title]
@@ -299,6 +298,12 @@ class TitleRules2009:
         if opponent.title is not None and opponent.title in self.unrated_titled_rating:
             return self.unrated_titled_rating[opponent.title]
         return self.unrated_rating
+
+    mix_memo: dict[tuple[object, ...], MixRule] = dataclasses.field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
+    """The :meth:`mix` rules made so far, keyed by every argument. The edition is a frozen
+    value, so a rule once made stays right; :func:`dataclasses.replace` starts a new memo."""
 
     articles: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType(

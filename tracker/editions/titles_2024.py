@@ -11,7 +11,6 @@ this edition, documented where they are defined and listed in the README.
 from __future__ import annotations
 
 import dataclasses
-import math
 from collections.abc import Mapping
 from datetime import date
 from fractions import Fraction
@@ -189,9 +188,9 @@ class TitleRules2024(TitleRules2009):
         """1.4.5b–e: at least a third of the opponents, and at least 3, hold a qualifying
         title (each counted once). In a double round robin the number required is half,
         rounded up, counted as different players (the halving is the 2024 addition)."""
-        needed = max(3, math.ceil(F(games, 3)))
+        needed = max(3, -(-games // 3))
         if t.system is System.DOUBLE_ROUND_ROBIN:
-            needed = math.ceil(F(needed, 2))
+            needed = -(-needed // 2)
         return WeightedMO(self.mo_weights[title], F(needed), title.value)
 
     def mo_article(self, title: Title) -> str:

@@ -172,7 +172,7 @@ class TitleRulesPre2009(TitleRules2009):
     def min_title_holders(self, games: int, player: Player) -> int:
         """2.3: at least half of the players taking part (opponents + candidate) hold a title;
         a titled candidate counts towards that half."""
-        needed = math.ceil(F(games + 1, 2))
+        needed = -(-(games + 1) // 2)
         titled = player.title is not None and player.title in self.title_holder_titles
         return needed - 1 if titled else needed
 
