@@ -118,6 +118,8 @@ class TitleRules2009:
 
         9 games; 7 in world or continental team championships of 7 to 9 rounds; 8 in the
         World Cup or Women's World Championship, counted as 9."""
+        if not t.kinds:  # most events have no kind: no lookups
+            return 9, 9
         if t.is_(EventKind.TEAM_CHAMPIONSHIP) and 7 <= t.planned_rounds <= 9:
             return 7, 7
         if t.is_(EventKind.WORLD_CUP) and 8 <= t.planned_rounds <= 9:
@@ -203,9 +205,10 @@ class TitleRules2009:
         self, t: Tournament, swiss_exempt: bool, player: Player | None = None
     ) -> str | None:
         """1.43a–e: the article that frees this event from the federation rules, if any."""
-        for kind, article in _EXEMPT_KINDS_2009:
-            if kind in t.kinds:
-                return article
+        if t.kinds:  # most events have no kind: no lookups
+            for kind, article in _EXEMPT_KINDS_2009:
+                if kind in t.kinds:
+                    return article
         if t.system is System.SWISS and swiss_exempt:
             return "1.43e"
         return None

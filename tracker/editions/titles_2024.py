@@ -110,7 +110,7 @@ class TitleRules2024(TitleRules2009):
         """1.4.1a/b: 9 games; 7 in world or continental team or club championships of 7 to 9
         rounds; 8 in the World Cup or Women's World Cup, counted as 9. The club
         championships are the 2024 addition (a European Club Cup is one)."""
-        if t.is_(EventKind.EUROPEAN_CLUB_CUP) and 7 <= t.planned_rounds <= 9:
+        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and 7 <= t.planned_rounds <= 9:
             return 7, 7
         return super().min_games(t)
 
@@ -170,14 +170,17 @@ class TitleRules2024(TitleRules2009):
         host federation); 1.4.3c zonal and sub-zonal tournaments; 1.4.3d strong Swiss
         events. The 2009 exemption by the QC Chairman's consent (1.43d) is gone. As in 2009,
         an exempt event is free of the caps of 1.4.4 too."""
-        if t.is_(EventKind.NATIONAL_CHAMPIONSHIP_FINAL):
-            return "1.4.3a"
-        if t.is_(EventKind.NATIONAL_TEAM_CHAMPIONSHIP) and (
-            player is None or t.host_federation is None or player.federation == t.host_federation
-        ):
-            return "1.4.3b"
-        if t.is_(EventKind.ZONAL):
-            return "1.4.3c"
+        if t.kinds:  # most events have no kind: no lookups
+            if t.is_(EventKind.NATIONAL_CHAMPIONSHIP_FINAL):
+                return "1.4.3a"
+            if t.is_(EventKind.NATIONAL_TEAM_CHAMPIONSHIP) and (
+                player is None
+                or t.host_federation is None
+                or player.federation == t.host_federation
+            ):
+                return "1.4.3b"
+            if t.is_(EventKind.ZONAL):
+                return "1.4.3c"
         if t.system is System.SWISS and swiss_exempt:
             return "1.4.3d"
         return None

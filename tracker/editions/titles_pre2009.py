@@ -89,7 +89,7 @@ class TitleRulesPre2009(TitleRules2009):
     def min_games(self, t: Tournament) -> tuple[int, int]:
         """2.1: at least 9 games; only the European Club Cup, if it has at least 7 rounds,
         makes do with fewer (read: 7)."""
-        if t.is_(EventKind.EUROPEAN_CLUB_CUP) and t.planned_rounds >= 7:
+        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and t.planned_rounds >= 7:
             return 7, 7
         return 9, 9
 
