@@ -23,6 +23,10 @@ from fractions import Fraction
 class Code(enum.Enum):
     """The result letter of a TRF16 round cell (column 99 for round 1)."""
 
+    # members are singletons compared by identity: hash them so too (Enum's default hashes
+    # the name in Python code, a measurable cost in the norm search's counters and sets)
+    __hash__ = object.__hash__
+
     WIN = "1"
     DRAW = "="
     LOSS = "0"

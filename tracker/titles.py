@@ -18,6 +18,10 @@ import enum
 class Title(enum.Enum):
     """A title of B.01 0.31. The value is the abbreviation used in TRF files and on the list."""
 
+    # members are singletons compared by identity: hash them so too (Enum's default hashes
+    # the name in Python code, a measurable cost in the norm search's counters and sets)
+    __hash__ = object.__hash__
+
     GM = "GM"
     IM = "IM"
     WGM = "WGM"
