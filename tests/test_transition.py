@@ -18,9 +18,7 @@ import pytest
 from tests.builders import tournament_events
 from tracker import events as ev
 from tracker.evaluation import standings
-from tracker.live_rating import RatedGame, interim_ratings
 from tracker.replay import read_events, replay
-from tracker.results import parse_result
 from tracker.state import TournamentState
 from tracker.transition import Rejected, apply
 
@@ -379,56 +377,6 @@ def test_a_correction_is_seen_by_the_cells_already_built_for_the_round(
     assert row.live is not None
     assert row_after.live is not None
     assert row_after.live.rating < row.live.rating
-
-
-def live_from_scratch(state: TournamentState, up_to: int) -> dict[int, object]:
-    """Every player's live ratings after round ``up_to`` recomputed from all their cells,
-    without the rounds' memos (``Round.live_memo``)."""
-    players = state.players
-    out: dict[int, object] = {}
-    for rank, cells in state.all_cells(up_to).items():
-        games = [
-            (c.round, [RatedGame(players[c.opponent].rating, c.code)])
-            for c in cells
-            if c.opponent is not None
-        ]
-        interims = interim_ratings(
-            players[rank], games, state.rating_rules, state.tournament.start_date
-        )
-        out[rank] = interims[-1] if interims else None
-    return out
-
-
-def live_memoised(state: TournamentState, up_to: int) -> dict[int, object]:
-    return {row.player.rank: row.live for row in standings(state, up_to)}
-
-
-def test_a_correction_of_an_earlier_round_is_seen_by_the_live_ratings_of_later_rounds() -> None:
-    """Each round keeps the live ratings after it (``Round.live_memo``), built on the round
-    before. Correcting round 3 makes a new round 3 but leaves rounds 4 to 9 the same objects:
-    their memos must not be used, as they rest on the old result of round 3."""
-    state, _ = run(rr_events())  # every round's memo built while the rounds finished
-    assert all(number in state.rounds[number].live_memo for number in range(1, 10))
-    (board,) = [b for b in berger(10)[2] if 1 in b]
-    white, black = board
-    loss = _WHITE_RESULT["0"] if white == 1 else _BLACK_RESULT["0"]
-    assert state.rounds[3].boards[board] != parse_result(loss)
-    corrected, _ = apply(state, correction(3, white, black, loss))
-    assert corrected.rounds[4] is state.rounds[4]  # the later rounds are shared
-    assert corrected.rounds[3] is not state.rounds[3]
-    before = live_memoised(state, 9)
-    for up_to in range(1, 10):
-        assert live_memoised(corrected, up_to) == live_from_scratch(corrected, up_to)
-    after = live_memoised(corrected, 9)
-    assert after[1].rating < before[1].rating  # type: ignore[attr-defined]
-    memo = corrected.rounds[9].live_memo[9]
-    for number in range(9, 1, -1):  # the chain rests on the corrected round 3
-        assert memo is corrected.rounds[number].live_memo[number]
-        assert memo.before is not None
-        memo = memo.before
-    # the state before the correction still gives its own ratings, and again after
-    assert live_memoised(state, 9) == before == live_from_scratch(state, 9)
-    assert live_memoised(corrected, 9) == after == live_from_scratch(corrected, 9)
 
 
 def test_a_correction_that_takes_the_norm_away_revokes_it(

@@ -13,14 +13,7 @@ from tracker.event_flags import (
     swiss_exemption_by_round,
     tournament_flags,
 )
-from tracker.live_rating import (
-    InterimRating,
-    LiveAfterRound,
-    LiveProgress,
-    RatedGame,
-    first_reached,
-    next_interim,
-)
+from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
 from tracker.state import TournamentState
@@ -96,16 +89,19 @@ def standings(
     if cells is None:
         cells = state.all_cells(up_to)
     players = state.players
+    rating_rules = state.rating_rules
     min_games = state.title_rules.rating_title_min_games
-    live = live_progress(state, up_to)
+    on = state.tournament.start_date
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
         mine = tuple(cells.get(rank, ()))
         half_points = 0
+        games: list[tuple[int, tuple[RatedGame]]] = []
         for c in mine:
             half_points += c.code.half_points
-        progress = live.get(rank)
-        interims = progress.interims if progress is not None else ()
+            if c.opponent is not None:
+                games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
+        interims = interim_ratings(player, games, rating_rules, on)
         row = PlayerRound(
             player=player,
             cells=mine,
@@ -116,44 +112,6 @@ def standings(
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)
     return [row for _, _, row in keyed]
-
-
-def live_progress(state: TournamentState, up_to: int) -> Mapping[int, LiveProgress]:
-    """Every rated player's live rating after round ``up_to`` (players without a game so far
-    left out): :func:`tracker.live_rating.next_interim` round by round, each game rated
-    against the opponent's rating on the start list.
-
-    Memoised in each round (:attr:`tracker.state.Round.live_memo`): a round's memo is used
-    only while it rests on the current memo of the round before, the same players and the
-    same rules (:meth:`LiveAfterRound.rests_on`). A new fact of a round makes a new round
-    with no memo, so its memo is rebuilt, and with it the memo of every later round, whose
-    ``before`` is then no longer current: a correction in round 3 cannot leave round 4 with
-    a rating built on the old result."""
-    players = state.players
-    rules = state.rating_rules
-    on = state.tournament.start_date
-    after: LiveAfterRound | None = None
-    for number in range(1, up_to + 1):
-        rnd = state.rounds.get(number)
-        if rnd is None:
-            continue
-        memo = rnd.live_memo.get(number)
-        if memo is None or not memo.rests_on(after, players, rules, on):
-            progress = dict(after.progress) if after is not None else {}
-            for rank, cell in rnd.cells(number):
-                if cell.opponent is None:
-                    continue
-                player = players[rank]
-                game = (RatedGame(players[cell.opponent].rating, cell.code),)
-                so_far = progress.get(rank, _NO_PROGRESS)
-                progress[rank] = next_interim(player, so_far, number, game, rules, on)
-            memo = LiveAfterRound(after, players, rules, on, progress)
-            rnd.live_memo[number] = memo
-        after = memo
-    return after.progress if after is not None else {}
-
-
-_NO_PROGRESS = LiveProgress()
 
 
 def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:

@@ -29,8 +29,7 @@ A 1500 player with K 40 beating a 1900 player (rules of 2024): D = −400, PD = 
 
 from __future__ import annotations
 
-import dataclasses
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date
 from fractions import Fraction
 from operator import attrgetter, itemgetter
@@ -44,13 +43,10 @@ from tracker.titles import RATING_TITLES, Title
 
 __all__ = [
     "InterimRating",
-    "LiveAfterRound",
-    "LiveProgress",
     "RatedGame",
     "first_reached",
     "interim_ratings",
     "k_factor",
-    "next_interim",
     "rated_games",
     "rating_change",
 ]
@@ -209,94 +205,6 @@ def rating_change(
     return rules.rounding.apply(k * _raw_change(player.rating, counted, rules))
 
 
-class LiveProgress(NamedTuple):
-    """A player's live rating so far, as :func:`next_interim` carries it from one round to
-    the next."""
-
-    played: tuple[RatedGame, ...] = ()
-    """The rated games so far."""
-    hundredths: int = 0
-    """Σ(score − PD) of :attr:`played`, in hundredths, each game standing alone (8.3.1);
-    unused under a cap that depends on every game of the tournament (2022)."""
-    interims: tuple[InterimRating, ...] = ()
-    """The live rating after each round with a game so far."""
-
-
-@dataclasses.dataclass(frozen=True, slots=True, eq=False)
-class LiveAfterRound:
-    """Every rated player's :class:`LiveProgress` after one round, built on the round before:
-    the memo a round keeps (:attr:`tracker.state.Round.live_memo`, see
-    :func:`tracker.evaluation.live_progress`). It holds what it was computed from besides the
-    round itself, compared by identity before it is used: the memo of the round before
-    (``before``), the players and the rules."""
-
-    before: LiveAfterRound | None
-    players: Mapping[int, Player]
-    rules: RatingRules
-    on: date
-    progress: Mapping[int, LiveProgress]
-
-    def rests_on(
-        self,
-        before: LiveAfterRound | None,
-        players: Mapping[int, Player],
-        rules: RatingRules,
-        on: date,
-    ) -> bool:
-        """Whether this memo was built on exactly these (the same objects): a new fact of
-        an earlier round makes a new memo there, so a later round's memo built on the old
-        one no longer rests on it."""
-        return (
-            self.before is before
-            and self.players is players
-            and self.rules is rules
-            and self.on == on
-        )
-
-
-def next_interim(
-    player: Player,
-    so_far: LiveProgress,
-    round_number: int,
-    games: Sequence[RatedGame],
-    rules: RatingRules,
-    on: date,
-    games_in_period: int | None = None,
-) -> LiveProgress:
-    """``so_far`` (the rounds before ``round_number``) with the player's ``games`` of round
-    ``round_number`` added: one more interim rating, recomputed from all games so far and
-    rounded once (8.3.4). See :func:`interim_ratings`; an unrated player gets ``so_far``."""
-    start = player.rating
-    if start is None:
-        return so_far
-    played = so_far.played
-    hundredths = so_far.hundredths
-    cap = rules.difference_cap
-    separable = cap is None or not cap.once_per_tournament
-    limit = cap.points if cap is not None and cap.applies_to(start) else None
-    for game in games:
-        opponent, code = game
-        if opponent is None or not code.over_the_board:
-            continue
-        played = (*played, game)
-        if separable:
-            d = start - opponent
-            if limit is not None:
-                d = limit if d > limit else -limit if d < -limit else d
-            hundredths += 50 * code.half_points - expected_hundredths(d)
-    if not separable:  # 2022's one upgrade per tournament depends on every game so far
-        hundredths = _hundredths(start, played, rules)
-    count = len(played)
-    change = 0
-    if count:
-        base_k = player.k_factor if player.k_factor is not None else _edition_k(player, rules, on)
-        n = count if games_in_period is None else games_in_period
-        change = rules.rounding.apply_ratio(rules.k_limited(base_k, n) * hundredths, 100)
-    total = None if player.rated_games is None else player.rated_games + count
-    interim = InterimRating(round_number, start + change, change, total)
-    return LiveProgress(played, hundredths, (*so_far.interims, interim))
-
-
 def interim_ratings(
     player: Player,
     games_by_round: Iterable[tuple[int, Sequence[RatedGame]]],
@@ -313,10 +221,38 @@ def interim_ratings(
     the same for every round; by default it is the number of rated games so far, i.e. the
     rating as if the period closed after that round. An unrated player gets ``[]``.
     """
-    progress = LiveProgress()
+    start = player.rating
+    if start is None:
+        return []
+    cap = rules.difference_cap
+    separable = cap is None or not cap.once_per_tournament
+    limit = cap.points if cap is not None and cap.applies_to(start) else None
+    base_k = player.k_factor if player.k_factor is not None else _edition_k(player, rules, on)
+    k_limited = rules.k_limited
+    rounded = rules.rounding.apply_ratio
+    before = player.rated_games
+    played: list[RatedGame] = []
+    hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
+    result: list[InterimRating] = []
     for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
-        progress = next_interim(player, progress, round_number, games, rules, on, games_in_period)
-    return list(progress.interims)
+        for game in games:
+            opponent, code = game
+            if opponent is None or not code.over_the_board:
+                continue
+            played.append(game)
+            if separable:
+                d = start - opponent
+                if limit is not None:
+                    d = limit if d > limit else -limit if d < -limit else d
+                hundredths += 50 * code.half_points - expected_hundredths(d)
+        if not separable:  # 2022's one upgrade per tournament depends on every game so far
+            hundredths = _hundredths(start, played, rules)
+        count = len(played)
+        n = count if games_in_period is None else games_in_period
+        change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
+        total = None if before is None else before + count
+        result.append(InterimRating(round_number, start + change, change, total))
+    return result
 
 
 _ROUND_NUMBER = itemgetter(0)

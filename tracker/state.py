@@ -12,7 +12,6 @@ from types import MappingProxyType
 
 from tracker.editions import TitleRules
 from tracker.editions.rating import RatingRules
-from tracker.live_rating import LiveAfterRound
 from tracker.norms import Cell
 from tracker.players import Player
 from tracker.results import Code
@@ -43,14 +42,6 @@ class Round:
     round (a pairing, a bye, a result, a correction, a rating) makes a new ``Round``
     (``dataclasses.replace`` or :meth:`replaced`), which starts with an empty memo, so the
     memo cannot outlive the facts it was built from."""
-    live_memo: dict[int, LiveAfterRound] = dataclasses.field(
-        default_factory=dict, init=False, repr=False, compare=False
-    )
-    """Memo of the live ratings after this round (as round ``number``), kept and checked by
-    :func:`tracker.evaluation.live_progress`. Like :attr:`_cells` it dies with the round's
-    facts; it also rests on the earlier rounds, so each entry holds the memo of the round
-    before that it was built on, and is used only while that is still the current one (a
-    correction of an earlier round makes a new memo there)."""
 
     def replaced(
         self,
