@@ -107,37 +107,23 @@ class Processor:
         """Handle one input message (live, or again while rebuilding). Raises
         :exc:`Unreplayable` if the tournament's stored facts turn out not to replay."""
         self.next_offset[partition] = offset + 1
-        key_text = raw_text(key) if key is not None else None
-
-        def refuse(field: str | None, reason: str) -> Outcome:
-            letter = DeadLetter(
-                reason=reason,
-                field=field,
-                raw=raw_text(value),
-                key=key_text,
-                topic=self.topic,
-                partition=partition,
-                offset=offset,
-            )
-            return Outcome(dead_letter=letter)
-
+        key_text = key if key is None or isinstance(key, str) else raw_text(key)
         if value is None:
-            return refuse(None, "empty message (no value)")
+            reason = "empty message (no value)"
+            return self._refuse(None, reason, key_text, value, partition, offset)
         try:
             event = ev.parse_input(value)
         except ev.InvalidEvent as exc:
-            return refuse(_field_of(str(exc)), str(exc))
+            reason = str(exc)
+            return self._refuse(_field_of(reason), reason, key_text, value, partition, offset)
         tid = event.tournament_id
         if key_text != tid:
-            return refuse(
-                "tournament_id",
-                f"the message key must be the tournament id {tid!r}, not {key_text!r}",
-            )
+            reason = f"the message key must be the tournament id {tid!r}, not {key_text!r}"
+            return self._refuse("tournament_id", reason, key_text, value, partition, offset)
         known = self.partition_of.get(tid)
         if known is not None and known != partition:
-            return refuse(
-                "tournament_id", f"tournament {tid!r} lives on partition {known}, not {partition}"
-            )
+            reason = f"tournament {tid!r} lives on partition {known}, not {partition}"
+            return self._refuse("tournament_id", reason, key_text, value, partition, offset)
         again = _NOTHING
         if tid in self.pending:
             for replayed in self.materialize(tid):
@@ -146,10 +132,12 @@ class Processor:
         try:
             after, alerts = apply(before, event)
         except Rejected as exc:
-            return _join(again, refuse(exc.field, str(exc)))
+            refused = self._refuse(exc.field, str(exc), key_text, value, partition, offset)
+            return _join(again, refused)
         except Exception as exc:  # a bug in the core must not stop the other tournaments
             log.exception("internal error on %s[%d]@%d", self.topic, partition, offset)
-            return _join(again, refuse(None, f"internal error: {type(exc).__name__}: {exc}"))
+            reason = f"internal error: {type(exc).__name__}: {exc}"
+            return _join(again, self._refuse(None, reason, key_text, value, partition, offset))
         if not _changed(before, after) and not alerts:
             return again  # a repeated fact: nothing to store, nothing to send
         fact = StoredFact(
@@ -163,6 +151,26 @@ class Processor:
         self._remember(fact, after)
         confirms = (fact.key(),) if alerts else ()
         return _join(again, Outcome(fact=fact, alerts=tuple(alerts), confirms=confirms))
+
+    def _refuse(
+        self,
+        field: str | None,
+        reason: str,
+        key: str | None,
+        value: bytes | str | None,
+        partition: int,
+        offset: int,
+    ) -> Outcome:
+        letter = DeadLetter(
+            reason=reason,
+            field=field,
+            raw=raw_text(value),
+            key=key,
+            topic=self.topic,
+            partition=partition,
+            offset=offset,
+        )
+        return Outcome(dead_letter=letter)
 
     def _remember(self, fact: StoredFact, state: TournamentState) -> None:
         tid = fact.event.tournament_id

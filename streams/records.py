@@ -51,7 +51,9 @@ def encode_input(event: ev.InputEvent) -> bytes:
 
 
 def encode_alert(alert: ev.OutputEvent) -> bytes:
-    return alert.model_dump_json().encode()
+    """The alert's ``model_dump_json()`` as UTF-8 bytes (tested), straight from pydantic's
+    serializer: a prospect alert is several kB, decoded to text and encoded back otherwise."""
+    return alert.__pydantic_serializer__.to_json(alert)
 
 
 def decode_alert(raw: bytes | str) -> ev.OutputEvent:

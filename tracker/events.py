@@ -23,10 +23,8 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    SerializerFunctionWrapHandler,
     TypeAdapter,
     field_validator,
-    model_serializer,
 )
 
 from tracker.results import parse_result
@@ -81,22 +79,15 @@ class PlayerRegistered(_Event):
         return value.upper()
 
 
-class _GameDateRatings(_Event):
-    """Events with the optional ``white_rating``/``black_rating``: the players' ratings on
-    the day of the game (1.1.4 of 2024: events longer than 30 days use them). They are left
-    out of the JSON form when not given, so events written before they existed keep their
-    exact form."""
-
-    @model_serializer(mode="wrap")
-    def _omit_missing_ratings(self, handler: SerializerFunctionWrapHandler) -> dict[str, object]:
-        data: dict[str, object] = handler(self)
-        for name in ("white_rating", "black_rating"):
-            if data.get(name) is None:
-                data.pop(name, None)
-        return data
+def _absent(value: object) -> bool:
+    """For the optional ``white_rating``/``black_rating`` of pairings and results, the
+    players' ratings on the day of the game (1.1.4 of 2024: events longer than 30 days use
+    them): left out of the JSON form when not given (``exclude_if``, one check in
+    pydantic's serializer), so events written before they existed keep their exact form."""
+    return value is None
 
 
-class Pairing(_GameDateRatings):
+class Pairing(_Event):
     """A board of a round; a result for the board may come before or after it."""
 
     type: Literal["pairing"] = "pairing"
@@ -104,8 +95,8 @@ class Pairing(_GameDateRatings):
     round: int = Field(ge=1, le=99)
     white: int = Field(ge=1)
     black: int = Field(ge=1)
-    white_rating: int | None = Field(default=None, ge=1, le=3500)
-    black_rating: int | None = Field(default=None, ge=1, le=3500)
+    white_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
+    black_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
 
 
 class Bye(_Event):
@@ -119,14 +110,14 @@ class Bye(_Event):
     kind: Literal["H", "F", "U", "Z"]
 
 
-class _ResultFields(_GameDateRatings):
+class _ResultFields(_Event):
     tournament_id: str = Field(min_length=1)
     round: int = Field(ge=1, le=99)
     white: int = Field(ge=1)
     black: int = Field(ge=1)
     result: str
-    white_rating: int | None = Field(default=None, ge=1, le=3500)
-    black_rating: int | None = Field(default=None, ge=1, le=3500)
+    white_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
+    black_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
 
     @field_validator("result")
     @classmethod
