@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 
 from tracker.editions import TitleRules
@@ -335,119 +335,120 @@ def _mix_checks(
     of that length will need, against what ``kept`` has so far (for prospects)."""
     n = len(kept) if games is None else games
     distinct = len({g.opponent.rank for g in kept}) if opponents is None else opponents
+    return [describe() for _, describe in _mix_verdicts(kept, raised, spec, n, distinct)]
+
+
+def _mix_met(kept: Sequence[NormGame], raised: int, spec: _Spec) -> bool:
+    """Whether every check of :func:`_mix_checks` is met, decided without describing them
+    and stopping at the first one not met: the search and the prospects ask this far more
+    often than a reader sees a check."""
+    verdicts = _mix_verdicts(kept, raised, spec, len(kept), len({g.opponent.rank for g in kept}))
+    return all(met for met, _ in verdicts)
+
+
+def _mix_verdicts(
+    kept: Sequence[NormGame], raised: int, spec: _Spec, n: int, distinct: int
+) -> Iterator[tuple[bool, Callable[[], Check]]]:
+    """Each rule of the opponent mix (1.43-1.46a / 1.4.3-1.4.5, as the edition's
+    :class:`MixRule` for ``n`` games against ``distinct`` players states it) over ``kept``:
+    whether it is met, and how to describe it as a :class:`Check`, made only when asked."""
     rule = spec.mix(n, distinct)
     own = spec.player.federation
-    checks: list[Check] = []
-    titles = _titles(kept, rule.distinct_opponents)
     holder_titles = _titles(kept, rule.title_holders_distinct)
     holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
-    checks.append(
-        Check(
+    holders_met = holders >= rule.min_title_holders
+    yield (
+        holders_met,
+        lambda: Check(
             rule.title_holder_article,
             "title-holders",
             f"≥ {rule.min_title_holders}",
             str(holders),
-            holders >= rule.min_title_holders,
-        )
+            holders_met,
+        ),
     )
-    checks.append(
-        Check(
+    same = rule.distinct_opponents == rule.title_holders_distinct
+    titles = holder_titles if same else _titles(kept, rule.distinct_opponents)
+    mo_met = rule.mo.ok(titles)
+    yield (
+        mo_met,
+        lambda: Check(
             rule.mo_article,
             f"{spec.title.value} title mix",
             rule.mo.describe_needed(),
             rule.mo.describe_actual(titles),
-            rule.mo.ok(titles),
-        )
+            mo_met,
+        ),
     )
     feds = Counter(g.opponent.federation for g in kept)
     foreign = _foreign(feds, own, spec.rules.fid_counts_as_federation)
-    if rule.federation_exemption is not None:
-        checks.append(
-            Check(rule.federation_exemption, "federations", "exempt", f"{foreign} foreign", True)
-        )
+    exemption = rule.federation_exemption
+    if exemption is not None:
+        yield True, lambda: Check(exemption, "federations", "exempt", f"{foreign} foreign", True)
     else:
-        checks.append(
-            Check(
+        foreign_met = foreign >= rule.min_foreign_federations
+        yield (
+            foreign_met,
+            lambda: Check(
                 rule.foreign_article,
                 "foreign federations",
                 f"≥ {rule.min_foreign_federations}",
                 str(foreign),
-                foreign >= rule.min_foreign_federations,
-            )
+                foreign_met,
+            ),
         )
-    if rule.max_own_federation is not None:
-        checks.append(
-            Check(
-                rule.caps_article,
-                f"opponents from {own}",
-                f"≤ {rule.max_own_federation}",
-                str(feds[own]),
-                feds[own] <= rule.max_own_federation,
-            )
+    own_cap = rule.max_own_federation
+    if own_cap is not None:
+        own_met = feds[own] <= own_cap
+        yield (
+            own_met,
+            lambda: Check(
+                rule.caps_article, f"opponents from {own}", f"≤ {own_cap}", str(feds[own]), own_met
+            ),
         )
-    if rule.max_one_federation is not None:
-        fed, most = max(feds.items(), key=lambda kv: (kv[1], kv[0])) if feds else ("-", 0)
-        checks.append(
-            Check(
+    one_cap = rule.max_one_federation
+    if one_cap is not None:
+        one_met = max(feds.values(), default=0) <= one_cap
+
+        def one_federation() -> Check:
+            fed, most = max(feds.items(), key=lambda kv: (kv[1], kv[0])) if feds else ("-", 0)
+            return Check(
                 rule.caps_article,
                 "opponents from one federation",
-                f"≤ {rule.max_one_federation}",
+                f"≤ {one_cap}",
                 f"{most} ({fed})",
-                most <= rule.max_one_federation,
+                one_met,
             )
-        )
-    if rule.min_other_federations is not None:
+
+        yield one_met, one_federation
+    other_min = rule.min_other_federations
+    if other_min is not None:
         other = n - feds[own]
-        checks.append(
-            Check(
+        other_met = other >= other_min
+        yield (
+            other_met,
+            lambda: Check(
                 rule.other_article,
                 "opponents from other federations",
-                f"≥ {rule.min_other_federations}",
+                f"≥ {other_min}",
                 str(other),
-                other >= rule.min_other_federations,
-            )
+                other_met,
+            ),
         )
-    if rule.max_unrated is not None:
+    unrated_max = rule.max_unrated
+    if unrated_max is not None:
         unrated = _unrated(kept, raised, spec)
-        checks.append(
-            Check(
+        unrated_met = unrated <= unrated_max
+        yield (
+            unrated_met,
+            lambda: Check(
                 rule.unrated_article,
                 "unrated opponents",
-                f"≤ {rule.max_unrated}",
+                f"≤ {unrated_max}",
                 str(unrated),
-                unrated <= rule.max_unrated,
-            )
+                unrated_met,
+            ),
         )
-    return checks
-
-
-def _mix_met(kept: Sequence[NormGame], raised: int, spec: _Spec) -> bool:
-    """Whether every check of :func:`_mix_checks` is met, decided without describing them:
-    the search and the prospects ask this far more often than a reader sees a check."""
-    n = len(kept)
-    rule = spec.mix(n, len({g.opponent.rank for g in kept}))
-    holder_titles = _titles(kept, rule.title_holders_distinct)
-    holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
-    if holders < rule.min_title_holders:
-        return False
-    same = rule.distinct_opponents == rule.title_holders_distinct
-    if not rule.mo.ok(holder_titles if same else _titles(kept, rule.distinct_opponents)):
-        return False
-    own = spec.player.federation
-    feds = Counter(g.opponent.federation for g in kept)
-    if rule.federation_exemption is None and (
-        _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations
-    ):
-        return False
-    if rule.max_own_federation is not None and feds[own] > rule.max_own_federation:
-        return False
-    if rule.max_one_federation is not None and max(feds.values(), default=0) > (
-        rule.max_one_federation
-    ):
-        return False
-    if rule.min_other_federations is not None and n - feds[own] < rule.min_other_federations:
-        return False
-    return rule.max_unrated is None or _unrated(kept, raised, spec) <= rule.max_unrated
 
 
 def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
