@@ -81,13 +81,9 @@ def unrated_scoring_zero(
     return frozenset(zero)
 
 
-def standings(
-    state: TournamentState, up_to: int, cells: dict[int, list[Cell]] | None = None
-) -> list[PlayerRound]:
-    """Every player after round ``up_to``, best score first (then start rank); ``cells``
-    when already built (:meth:`TournamentState.all_cells`, each player's in round order)."""
-    if cells is None:
-        cells = state.all_cells(up_to)
+def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank)."""
+    cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
     min_games = state.title_rules.rating_title_min_games
@@ -143,5 +139,6 @@ def achieved_norms(
 def verdict_for(state: TournamentState, rank: int, title: Title, up_to: int) -> Verdict:
     """The full verdict, failed or not, for the arbiter's breakdown."""
     player = state.players[rank]
-    cells = sorted(state.all_cells(up_to).get(rank, ()), key=lambda c: c.round)
-    return evaluate(player, cells, title, context(state, up_to), state.title_rules)
+    cells = state.all_cells(up_to)
+    ctx = context(state, up_to, cells)
+    return evaluate(player, cells.get(rank, []), title, ctx, state.title_rules)

@@ -133,26 +133,7 @@ class TournamentState:
 
     def cells(self, rank: int, up_to: int) -> list[Cell]:
         """The player's rounds 1 … ``up_to`` as TRF-like cells (absent rounds left out)."""
-        cells: list[Cell] = []
-        for number in range(1, up_to + 1):
-            rnd = self.rounds.get(number)
-            if rnd is None:
-                continue
-            if rank in rnd.byes:
-                cells.append(Cell(number, None, rnd.byes[rank]))
-                continue
-            board = rnd.opponent_board(rank)
-            if board is None:
-                continue
-            result = rnd.boards[board]
-            if result is None:
-                continue
-            white, black = board
-            if rank == white:
-                cells.append(Cell(number, black, result[0], rnd.ratings.get(black)))
-            else:
-                cells.append(Cell(number, white, result[1], rnd.ratings.get(white)))
-        return cells
+        return self.all_cells(up_to).get(rank, [])
 
     def all_cells(self, up_to: int) -> dict[int, list[Cell]]:
         """Every player's cells, from each round's (memoised) :meth:`Round.cells`: in round
