@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -328,3 +329,26 @@ def test_python_m_tracker_replays_a_seed() -> None:
     assert done.returncode == 0, done.stderr
     types = [json.loads(line)["type"] for line in done.stdout.splitlines()]
     assert [t for t in types if t in ("norm_achieved", "round_finished")][-1] == "norm_achieved"
+
+
+def test_check_before_the_last_round_lists_each_way_with_a_result_per_remaining_opponent(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """After round 3 of the GM round robin, player 6 still has six games: every score that
+    can give the norm (1.48) is printed with an example result against each of the six
+    opponents, in the order of the remaining games, and the letters add up to the score."""
+    code, out, _ = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM", "--round", "3")
+    assert code == 0
+    lines = out.splitlines()
+    start = lines.index("remaining games (6):")
+    remaining = lines[start + 1 : start + 7]
+    ways = [line for line in lines if re.match(r"^ +\d+½?/6: ", line)]
+    assert ways
+    assert ways[-1].split("/")[0].strip() == "6"
+    for way in ways:
+        score, examples = way.strip().split("/6: ")
+        pairs = re.findall(r"([1=0]) ([^,]+, [^,]+)(?:, |$)", examples)
+        assert len(pairs) == 6, way
+        assert all(name in opponent for (_, name), opponent in zip(pairs, remaining, strict=True))
+        halves = sum({"1": 2, "=": 1, "0": 0}[letter] for letter, _ in pairs)
+        assert halves == 2 * int(score.rstrip("½")) + score.endswith("½"), way

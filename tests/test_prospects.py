@@ -94,6 +94,13 @@ def test_winner_of_the_round_robin_needs_five_and_a_half_of_eight_after_round_on
     assert entered.prospect.games_left == 8
     assert entered.prospect.ways[0].score == "5½"
     assert [w.score for w in entered.prospect.ways] == ["5½", "6", "6½", "7", "7½", "8"]
+    # the wire form gives each way's example as one TRF letter per game of ``remaining``,
+    # whose letters add up to the way's score
+    points = {"1": 2, "=": 1, "0": 0}
+    for w in entered.prospect.ways:
+        assert len(w.results) == len(entered.prospect.remaining) == 8
+        halves = 2 * int(w.score.rstrip("½") or 0) + w.score.endswith("½")
+        assert sum(points[r] for r in w.results) == halves
 
 
 # ----------------------------------------------------------------------------- Swiss

@@ -97,8 +97,9 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
 
 
 def prospect_detail(p: Prospect) -> ev.Prospect:
-    """The wire form of a player's prospect, validated once as a whole: a round robin's
-    ways hold a result per remaining game, and a model each would cost several times more."""
+    """The wire form of a player's prospect, validated once as a whole (a model per way
+    would cost several times more). A way's results are letters in the order of
+    ``remaining``, which names each opponent once."""
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
     return ev.Prospect.model_validate(
         {
@@ -106,15 +107,9 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
             "games_left": p.games_left,
             "remaining": remaining,
             "ways": [
-                {
-                    "score": score_text(w.score),
-                    "results": [
-                        # _value_ is the member's value (Enum.value is a slower property);
-                        # no results when the ways are a bound (no example)
-                        {"opponent": ref, "result": code._value_}
-                        for ref, code in zip(remaining, w.results, strict=False)
-                    ],
-                }
+                # _value_ is the member's value (Enum.value is a slower property); no
+                # results when the ways are a bound (no example)
+                {"score": score_text(w.score), "results": [code._value_ for code in w.results]}
                 for w in p.ways
             ],
             "needs": [

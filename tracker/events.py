@@ -316,18 +316,13 @@ class ProspectNeed(_Event):
     best_available: int
 
 
-class ProspectResult(_Event):
-    opponent: PlayerRef
-    result: str
-    """The candidate's TRF letter: ``1``, ``=``, ``0``."""
-
-
 class ProspectWay(_Event):
     """Round robin: ``score`` points from the remaining games can give the norm, for example
-    with ``results``."""
+    with ``results``: the candidate's TRF letter (``1``, ``=``, ``0``) for each game of the
+    prospect's ``remaining``, in its order (empty when the ways are only a bound)."""
 
     score: str
-    results: tuple[ProspectResult, ...]
+    results: tuple[str, ...]
 
 
 class Prospect(_Event):

@@ -82,7 +82,9 @@ def prospect(
         if p.ways:
             yield "scores from the remaining games that give the norm (with an example):"
             for w in p.ways:
-                results = ", ".join(f"{r.result} {r.opponent.name}" for r in w.results)
+                results = ", ".join(
+                    f"{letter} {o.name}" for letter, o in zip(w.results, p.remaining, strict=False)
+                )
                 yield f"  {w.score:>4}/{p.games_left}: {results}"
     elif p.needs:
         yield f"remaining games: {p.games_left}; assuming {p.assumption}"
