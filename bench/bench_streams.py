@@ -11,10 +11,11 @@ Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of it
    message, sends it on). Rate = messages / (last output - first output), from the records'
    broker timestamps, so start-up and group joins are left out. The ratio is the figure.
    Also the worker process's CPU per message (from ``/proc``, start-up left out), which the
-   other jobs on a shared machine disturb less than the wall clock; and the same for the
-   *ceiling*: the tracker worker with a core that derives nothing but each round's
-   ``round_finished`` (everything else as in production: validation, facts, table writes,
-   sends), which is the ratio a free norm engine would reach.
+   other jobs on a shared machine disturb less than the wall clock. The same for two
+   reduced trackers (see :func:`reduced_worker`): the *ceiling*, whose core derives nothing
+   but an empty ``round_finished`` per round (the ratio a free norm engine would reach),
+   and *summaries only*, whose ``round_finished`` carries the real standings and live
+   ratings (a tracker that does no norm work at all).
 2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
    messages per second (default 100, and then half the tracker's measured throughput as a
    stress point), in the order ``--schedule`` gives (see :func:`schedule`); for every
@@ -86,6 +87,7 @@ class Worker:
         command = {
             "tracker": [sys.executable, "-m", "tracker", "worker", "-l", "info"],
             "ceiling": [sys.executable, __file__, "--ceiling-worker", "worker", "-l", "info"],
+            "summaries": [sys.executable, __file__, "--summaries-worker", "worker", "-l", "info"],
             "pass": [sys.executable, __file__, "--passthrough-worker"],
         }[kind]
         self.log = log
@@ -156,29 +158,24 @@ def passthrough_worker() -> int:
     return 0
 
 
-def ceiling_worker(argv: list[str]) -> int:
-    """The tracker worker with a core that derives nothing but each round's
-    ``round_finished`` (no standings, norms, ratings or prospects): what the tracker's Kafka
-    side costs on its own. Benchmark only."""
+def reduced_worker(argv: list[str], summaries: bool) -> int:
+    """The tracker worker with a core that derives only each round's ``round_finished``:
+    with no standings in it (``summaries`` false: the *ceiling*, what the tracker's Kafka
+    side costs on its own), or with the real standings and live ratings (the *summaries*
+    run: a tracker that publishes round summaries and does no norm work). Everything else
+    runs as in production: validation, facts, table writes, sends. Benchmark only."""
     from tracker import transition
-    from tracker.alerts import alert_id
     from tracker.cli import main as tracker_main
+    from tracker.evaluation import standings
 
-    def announce_only(state: Any, number: int, announce: bool) -> tuple[Any, list[Any]]:
+    def round_finished_only(state: Any, number: int, announce: bool) -> tuple[Any, list[Any]]:
+        rows = standings(state, number) if summaries else ()
         if not announce:
             return state, []
-        t = state.tournament
-        finished = ev.RoundFinished(
-            alert_id=alert_id(t.id, "round_finished", number),
-            tournament_id=t.id,
-            round=number,
-            edition=state.title_rules.name,
-            last_round=number == t.planned_rounds,
-            standings=(),
-        )
+        finished = transition._round_finished(state, number, rows)
         return dataclasses.replace(state, announced=max(state.announced, number)), [finished]
 
-    transition._evaluate = announce_only
+    transition._evaluate = round_finished_only
     return tracker_main(argv)
 
 
@@ -284,7 +281,7 @@ def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path)
         out["restart"] = restart(s, w, events, tmp)
     finally:
         w.kill()
-    for kind in ("ceiling", "pass"):
+    for kind in ("ceiling", "summaries", "pass"):
         w, records, out[f"{kind}_cpu"] = run(kind, settings_for(broker, kind))
         w.kill()
         out[f"{kind}_rate"] = span_rate(len(events), records)
@@ -491,8 +488,8 @@ def main() -> int:
         help="order of the messages in the latency phase (see schedule())",
     )
     parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
-    if sys.argv[1:2] == ["--ceiling-worker"]:
-        return ceiling_worker(sys.argv[2:])
+    if sys.argv[1:2] in (["--ceiling-worker"], ["--summaries-worker"]):
+        return reduced_worker(sys.argv[2:], summaries=sys.argv[1] == "--summaries-worker")
     args = parser.parse_args()
     if args.passthrough_worker:
         return passthrough_worker()
@@ -552,6 +549,12 @@ def main() -> int:
         f"             ceiling          {t['ceiling_rate']:8.0f} messages/s, "
         f"{us * t['ceiling_cpu']:4.0f} us CPU per message: ratio "
         f"{t['ceiling_rate'] / t['pass_rate']:.2f} with a core that derives nothing"
+    )
+    print(
+        f"             summaries only   {t['summaries_rate']:8.0f} messages/s, "
+        f"{us * t['summaries_cpu']:4.0f} us CPU per message: ratio "
+        f"{t['summaries_rate'] / t['pass_rate']:.2f} with a core that publishes each round's "
+        f"standings and live ratings and does no norm work"
     )
     print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
     for rate, lat, bare in lats:

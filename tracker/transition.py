@@ -25,7 +25,7 @@ from tracker.alerts import (
 )
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import achieved_norms, flags, standings
+from tracker.evaluation import PlayerRound, achieved_norms, flags, standings
 from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
@@ -417,36 +417,39 @@ def _evaluate(
     )
 
     if announce:
-        # one validation of the whole alert: a model per standing costs as much again
-        out.append(
-            ev.RoundFinished.model_validate(
-                {
-                    "alert_id": alert_id(t.id, "round_finished", number),
-                    "tournament_id": t.id,
-                    "round": number,
-                    "edition": edition,
-                    "last_round": last,
-                    "standings": [
-                        {
-                            "player": player_fields(r.player),
-                            "score": score_text(r.score),
-                            "live_rating": r.live.rating if r.live else None,
-                            "rating_change": r.live.change if r.live else None,
-                        }
-                        for r in rows
-                    ],
-                }
-            )
-        )
-    # round_finished first, then its alerts, in a stable order
-    if announce:
-        out = [out[-1], *out[:-1]]
+        out.insert(0, _round_finished(state, number, rows))  # first, then its alerts
     new_state = dataclasses.replace(
         state,
         sent=MappingProxyType(sent),
         announced=max(state.announced, number) if announce else state.announced,
     )
     return new_state, out
+
+
+def _round_finished(
+    state: TournamentState, number: int, rows: Sequence[PlayerRound]
+) -> ev.RoundFinished:
+    """The round's summary: every player's score and live rating. One validation of the
+    whole alert: a model per standing costs as much again."""
+    t = state.tournament
+    return ev.RoundFinished.model_validate(
+        {
+            "alert_id": alert_id(t.id, "round_finished", number),
+            "tournament_id": t.id,
+            "round": number,
+            "edition": state.title_rules.name,
+            "last_round": number == t.planned_rounds,
+            "standings": [
+                {
+                    "player": player_fields(r.player),
+                    "score": score_text(r.score),
+                    "live_rating": r.live.rating if r.live else None,
+                    "rating_change": r.live.change if r.live else None,
+                }
+                for r in rows
+            ],
+        }
+    )
 
 
 def _prospects(
