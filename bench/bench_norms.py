@@ -31,7 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.builders import FIDE_2009, FIDE_2024, record
 from tracker import events as ev
 from tracker.editions import TitleRules
-from tracker.evaluation import achieved_norms, standings
+from tracker.evaluation import achieved_norms, context, standings
 from tracker.norms import find_norm
 from tracker.prospects import Outlook
 from tracker.state import TournamentState
@@ -146,7 +146,7 @@ def bench_open(players: int = 500, rounds: int = 11, start: date = date(2012, 7,
             t0 = time.process_time()
             rows = standings(state, r)
             t1 = time.process_time()
-            found = achieved_norms(state, r, rows)
+            found = achieved_norms(state, rows, context(state, r))
             t2 = time.process_time()
             parts.append((t2 - t0, t1 - t0, t2 - t1))
         total, t_rows, t_norms = min(parts)
@@ -270,7 +270,7 @@ def bench_prospects(players: int = 500, rounds: int = 11) -> None:
             if isinstance(o, ev.NormOutOfReach)
             or (isinstance(o, ev.NormProspect) and o.status == "left")
         )
-        secured = set(achieved_norms(state, r, standings(state, r)))
+        secured = set(achieved_norms(state, standings(state, r), context(state, r)))
         parts = []
         for _ in range(3):
             t0 = time.process_time()

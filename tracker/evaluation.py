@@ -120,10 +120,10 @@ def norm_titles(player: Player) -> list[Title]:
 
 
 def achieved_norms(
-    state: TournamentState, up_to: int, rows: list[PlayerRound]
+    state: TournamentState, rows: list[PlayerRound], ctx: Context
 ) -> dict[tuple[int, Title], Verdict]:
-    """Every (player, title) with a norm from the rounds up to ``up_to``."""
-    ctx = context(state, up_to, {row.player.rank: row.cells for row in rows})
+    """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
+    those rounds."""
     found: dict[tuple[int, Title], Verdict] = {}
     for row in rows:
         titles = norm_titles(row.player)

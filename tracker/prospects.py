@@ -193,17 +193,8 @@ class Outlook:
         t = state.tournament
         self.tournament = t
         self.rules = state.title_rules
-        if cells is None:
-            built = state.all_cells(up_to)
-            for mine in built.values():
-                mine.sort(key=lambda c: c.round)
-            if ctx is None:
-                ctx = context(state, up_to, built)
-            cells = built
-        if ctx is None:
-            ctx = context(state, up_to, {rank: list(c) for rank, c in cells.items()})
-        self.cells = cells
-        self.ctx = ctx
+        self.cells = state.all_cells(up_to) if cells is None else cells
+        self.ctx = context(state, up_to, self.cells) if ctx is None else ctx
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
         self.games_left_swiss = max(0, t.planned_rounds - up_to)

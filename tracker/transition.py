@@ -25,7 +25,7 @@ from tracker.alerts import (
 )
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import PlayerRound, achieved_norms, flags, standings
+from tracker.evaluation import PlayerRound, achieved_norms, context, flags, standings
 from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
@@ -292,7 +292,9 @@ def _evaluate(
     edition = state.title_rules.name
     last = number == t.planned_rounds
     rows = standings(state, number)
-    norms = achieved_norms(state, number, rows)
+    cells = {row.player.rank: row.cells for row in rows}
+    ctx = context(state, number, cells)  # once, for the norms and the prospects
+    norms = achieved_norms(state, rows, ctx)
     sent = dict(state.sent)
     out: Emitted = []
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
@@ -412,7 +414,8 @@ def _evaluate(
             number,
             set(norms) if last or before_last_allowed else set(),
             sent,
-            {row.player.rank: row.cells for row in rows},
+            cells,
+            ctx,
         )
     )
 
@@ -457,15 +460,15 @@ def _prospects(
     number: int,
     secured: set[tuple[int, Title]],
     sent: dict[str, str],
-    cells: Mapping[int, Sequence[Cell]] | None = None,
-    ctx: Context | None = None,
+    cells: Mapping[int, Sequence[Cell]],
+    ctx: Context,
 ) -> Emitted:
     """``norm_prospect`` when a player enters contention for a norm (it is still possible)
     or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
     ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
     ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id.
-    ``cells`` and ``ctx``: the rounds and context the standings already built (see
-    :class:`Outlook`)."""
+    ``cells`` and ``ctx``: the rounds and context the round's evaluation already built
+    (see :class:`Outlook`)."""
     t = state.tournament
     edition = state.title_rules.name
     view = Outlook(state, number, cells, ctx)
