@@ -39,6 +39,14 @@ class _Event(BaseModel):
 # --------------------------------------------------------------------------- input
 
 
+def _absent(value: object) -> bool:
+    """Optional input fields added after the first contract (the game-date ratings of
+    pairings and results, the descriptive fields of ``tournament_registered``) are left out
+    of the JSON form when not given (``exclude_if``, one check in pydantic's serializer), so
+    events written before they existed keep their exact form."""
+    return value is None
+
+
 class TournamentRegistered(_Event):
     type: Literal["tournament_registered"] = "tournament_registered"
     tournament_id: str = Field(min_length=1)
@@ -50,6 +58,17 @@ class TournamentRegistered(_Event):
     planned_rounds: int = Field(ge=1, le=99)
     kinds: tuple[EventKind, ...] = ()
     edition: str | None = None
+    city: str | None = Field(default=None, exclude_if=_absent)
+    """Where the event is played (TRF ``022``): the IT1 form's venue."""
+    chief_arbiter: str | None = Field(default=None, exclude_if=_absent)
+    """TRF ``102``, as written (name, often with the FIDE id)."""
+    time_control: str | None = Field(default=None, exclude_if=_absent)
+    """The rate of play as written (TRF ``122``, or TRF26 ``222``): decides whether the event
+    is a standard-chess event under the rating regulations."""
+    event_type: str | None = Field(default=None, exclude_if=_absent)
+    """TRF ``092``, as written (``Individual: Swiss-System``, ``Rapid``, …)."""
+    round_dates: tuple[date | None, ...] | None = Field(default=None, exclude_if=_absent)
+    """The date of each round (TRF ``132``), ``None`` where the file leaves it blank."""
 
 
 class PlayerRegistered(_Event):
@@ -77,14 +96,6 @@ class PlayerRegistered(_Event):
     @classmethod
     def _upper(cls, value: str) -> str:
         return value.upper()
-
-
-def _absent(value: object) -> bool:
-    """For the optional ``white_rating``/``black_rating`` of pairings and results, the
-    players' ratings on the day of the game (1.1.4 of 2024: events longer than 30 days use
-    them): left out of the JSON form when not given (``exclude_if``, one check in
-    pydantic's serializer), so events written before they existed keep their exact form."""
-    return value is None
 
 
 class Pairing(_Event):

@@ -64,6 +64,16 @@ class Tournament:
     kinds: frozenset[EventKind] = frozenset()
     edition: str | None = None
     """Name of a regulation edition forced by the organiser; ``None`` chooses by start date."""
+    city: str | None = None
+    """TRF ``022``: where the event is played."""
+    chief_arbiter: str | None = None
+    """TRF ``102``."""
+    time_control: str | None = None
+    """The rate of play as written (TRF ``122`` / ``222``)."""
+    event_type: str | None = None
+    """TRF ``092`` as written."""
+    round_dates: tuple[date | None, ...] = ()
+    """TRF ``132``: each round's date where known."""
 
     def is_(self, kind: EventKind) -> bool:
         return kind in self.kinds

@@ -93,6 +93,11 @@ def _register_tournament(
         planned_rounds=e.planned_rounds,
         kinds=frozenset(e.kinds),
         edition=e.edition,
+        city=e.city,
+        chief_arbiter=e.chief_arbiter,
+        time_control=e.time_control,
+        event_type=e.event_type,
+        round_dates=e.round_dates or (),
     )
     if state is not None:
         if state.tournament == tournament:

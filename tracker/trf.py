@@ -772,6 +772,11 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
         host_federation=trf.host_federation,
         planned_rounds=trf.planned_rounds,
         kinds=h.kinds,
+        city=h.city or None,
+        chief_arbiter=h.chief_arbiter or None,
+        time_control=h.time_control or h.encoded_time_control or None,
+        event_type=h.tournament_type or None,
+        round_dates=h.round_dates or None,
     )
 
 
