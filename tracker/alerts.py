@@ -9,7 +9,7 @@ from fractions import Fraction
 from tracker import events as ev
 from tracker.norms import Check, NormGame, Verdict
 from tracker.players import Player
-from tracker.prospects import SWISS_ASSUMPTION, Prospect
+from tracker.prospects import Prospect
 from tracker.results import Code
 
 
@@ -118,11 +118,12 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
                     "score": score_text(n.score),
                     "average": n.average,
                     "best_available": n.best,
+                    "note": n.note,
                 }
                 for n in p.needs
             ],
             "open_requirements": requirements(p.open),
-            "assumption": "" if p.exact else SWISS_ASSUMPTION,
+            "assumption": "" if p.exact else p.assumption,
         }
     )
 

@@ -26,7 +26,8 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref
-from tracker.evaluation import norm_titles, verdict_for
+from tracker.evaluation import context, norm_titles, verdict_for
+from tracker.secured import conditions
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.views import TournamentSummary, summary
@@ -120,9 +121,19 @@ def certificate(
         misses.append(f"{t.value} ({failed or 'no games'})")
     else:
         raise NoNorm(f"{player.label()} has no norm after round {up_to}: " + "; ".join(misses))
-    last = up_to == state.tournament.planned_rounds
+    last = state.tournament.is_last(up_to)
     if not last and not state.title_rules.may_ignore_after_norm(state.tournament):
         raise NoNorm(f"the {t.value} norm is not secured before the last round in this edition")
+    if not last:
+        cells = state.all_cells(up_to)
+        pending = conditions(
+            state, context(state, up_to, cells), rank, cells.get(rank, []), t, up_to
+        )
+        if pending:
+            raise NoNorm(
+                f"the {t.value} norm after round {up_to} is not secured before the last round: "
+                + "; ".join(f"{c.article}: {c.text}" for c in pending)
+            )
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[t])
     assert proof.average_rating is not None
     assert proof.performance is not None
@@ -135,7 +146,7 @@ def certificate(
         edition=state.title_rules.name,
         edition_reason=state.edition_reason,
         rounds_considered=proof.rounds_considered,
-        secured_early=proof.rounds_considered < state.tournament.planned_rounds,
+        secured_early=not state.tournament.is_last(proof.rounds_considered),
         games=tuple(
             CertificateGame(
                 round=g.round,

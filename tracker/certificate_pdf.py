@@ -68,7 +68,7 @@ def render(c: NormCertificate) -> bytes:
         6,
         latin1(
             f"{c.title} norm - {c.edition} - rounds 1-{c.rounds_considered} of "
-            f"{t.planned_rounds}{secured}"
+            f"{t.planned_rounds or '?'}{secured}"
         ),
         new_x="LMARGIN",
         new_y="NEXT",
@@ -95,7 +95,8 @@ def render(c: NormCertificate) -> bytes:
             ("Host federation", t.host_federation),
             (
                 "System",
-                f"{t.system.replace('_', ' ')}, {t.planned_rounds} rounds, {t.players} players",
+                f"{t.system.replace('_', ' ')}, {t.planned_rounds or '?'} rounds, "
+                f"{t.players} players",
             ),
             ("Regulations", c.edition_reason),
             ("Venue, rate of play", " "),

@@ -24,21 +24,30 @@ from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
 from tracker.evaluation import norm_titles, verdict_for
 from tracker.prospects import Outlook
-from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
+from tracker.replay import (
+    InputError,
+    Replay,
+    Sourced,
+    read_events,
+    to_jsonl,
+    with_edition,
+    with_rounds,
+)
 from tracker.report import breakdown, prospect, story
+from tracker.secured import norm_secured
 from tracker.state import TournamentState
 from tracker.titles import Title
 
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
 
 
-def _load(path: str, edition: str | None) -> list[Sourced]:
+def _load(path: str, edition: str | None, rounds: int | None = None) -> list[Sourced]:
     file = Path(path)
     try:
         text = file.read_text(encoding="utf-8")
     except UnicodeDecodeError:
         text = file.read_text(encoding="latin-1")
-    return with_edition(read_events(text, file.name), edition)
+    return with_rounds(with_edition(read_events(text, file.name), edition), rounds)
 
 
 class Progress:
@@ -76,7 +85,7 @@ class Progress:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    events = _load(args.file, args.edition)
+    events = _load(args.file, args.edition, args.rounds)
     run = Replay()
     out = sys.stdout
     announced: set[str] = set()
@@ -100,7 +109,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _final_state(args: argparse.Namespace) -> TournamentState:
-    events = _load(args.file, args.edition)
+    events = _load(args.file, args.edition, args.rounds)
     run = Replay()
     for item in events:
         run.feed(item)
@@ -138,8 +147,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
         ):
             print(line)
-        if up_to < state.tournament.planned_rounds:
-            secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
+        if not state.tournament.is_last(up_to):
+            secured = norm_secured(state, player.rank, title, verdict, up_to)
             p = Outlook(state, up_to).prospect(player.rank, title, secured)
             print()
             for line in prospect(
@@ -192,6 +201,26 @@ def _format_of(out: str | None) -> str:
     return {".pdf": "pdf", ".html": "html", ".htm": "html"}.get(suffix, "json")
 
 
+def rounds_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rounds",
+        type=_planned_rounds,
+        metavar="N",
+        help="the planned number of rounds, overriding the file (TRF: XXR, else 142, else the "
+        "dates of 132; without them a Swiss has no known last round)",
+    )
+
+
+def _planned_rounds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rounds") from None
+    if not 1 <= value <= 99:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of rounds (1-99)")
+    return value
+
+
 def progress_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
@@ -216,6 +245,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--format", choices=["text", "jsonl"], default="text")
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    rounds_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)
 
@@ -225,6 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--title", choices=[t.value for t in Title if t.is_norm_title])
     check.add_argument("--round", type=int, help="after this round (default: the last)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
+    rounds_option(check)
     check.set_defaults(func=cmd_check)
 
     cert = sub.add_parser(
@@ -243,6 +274,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cert.add_argument("--out", metavar="PATH", help="write here (default: stdout)")
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
+    rounds_option(cert)
     cert.set_defaults(func=cmd_certificate)
 
     for plugin in entry_points(group="tracker.commands"):

@@ -13,7 +13,9 @@ norm they lack, and whether any result still can.
   is "some order and these results give the norm"). Pairings of later rounds that arrived
   early are not used, so that the alerts do not depend on when facts arrive.
   Whether the norm is possible at all is decided by the norm search on the record with every
-  remaining game won. The list of scores tries every set of counted games, so it is exact only
+  remaining game won, and on those records with some games won by forfeit where a game not
+  played does more than a won game left out (1.4.1c, 1.4.1f: :meth:`Outlook._won_records`).
+  The list of scores (over the board) tries every set of counted games, so it is exact only
   up to :data:`EXACT_SUBSETS` sets; a larger round robin (early rounds of 12 players and more)
   gets the Swiss bound below, with its opponents known, until it is small enough.
 * **Swiss**: the opponents are unknown. The prospect lists, for each number of remaining games
@@ -27,10 +29,14 @@ strong as the strongest of those. Each of them is counted at least at the 1.46c 
 only the lowest (the edition's number of them) is raised. The title, federation and unrated
 mix is checked against what those players could give, each rule on its own. The 1.43e
 exemption is taken as met when every registered player, if paired, would meet it. A player is
-out of reach only when no score in no number of counted remaining games passes all of that.
+out of reach only when no route (:class:`_Relaxed`: the games with wins left out, or 1.4.1c's
+8 games), no score and no number of counted remaining games passes all of that; a remaining
+round may bring no counted game (a bye, a forfeit), so any number up to the rounds left
+counts, and with the number of rounds unknown, any number at all.
 
 The 1.42d status of unrated round-robin opponents (zero against rated players) is taken as it
-stands after the round; remaining games are assumed to be played over the board.
+stands after the round. Byes entered for later rounds are not used (the alerts do not depend
+on when they arrive).
 """
 
 from __future__ import annotations
@@ -52,6 +58,7 @@ from tracker.norms import (
     Context,
     NormGame,
     Requirements,
+    complete_mix_holds,
     floor_adjusted,
     gives_norm,
     least_half_points,
@@ -61,6 +68,7 @@ from tracker.norms import (
     norm_games,
     open_checks,
     requirements,
+    short_requirements,
 )
 from tracker.players import Player
 from tracker.results import Code
@@ -70,7 +78,13 @@ from tracker.tournaments import System
 
 SWISS_ASSUMPTION = (
     "remaining opponents at best the highest-rated players not yet met over the board, "
-    "each counted at least at the 1.46c floor"
+    "each counted at least at the rating floor"
+)
+
+UNKNOWN_ROUNDS = (
+    "; the number of rounds is not known: contention allows any number of further rounds "
+    "(at most one game against each player not yet met); the table lists up to {shown} more "
+    "counted games, what a {games}-game norm still needs after round {after}"
 )
 
 
@@ -98,6 +112,8 @@ class Need:
     average: int
     best: int
     """The average of the ``games`` strongest players still available (the assumption)."""
+    note: str = ""
+    """What else the row needs (1.4.1c: the round without a counted game)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -124,7 +140,9 @@ class Prospect:
     title: Title
     after_round: int
     status: Status
-    games_left: int
+    games_left: int | None
+    """Games (rounds of a Swiss) left to play; ``None`` when the number of rounds of a
+    Swiss is not known."""
     exact: bool
     """Whether :attr:`ways` is exact: a round robin small enough to try every set of counted
     games (:data:`EXACT_SUBSETS`). Whether the norm is possible at all is exact in every
@@ -139,6 +157,9 @@ class Prospect:
     open: tuple[Check, ...] = ()
     """The games and mix a record of every game will need, against the games so far."""
     reason: str = ""
+    assumption: str = ""
+    """What :attr:`needs` assumes about the games to come (Swiss, or a round robin too
+    large for :attr:`exact`)."""
 
     @property
     def in_contention(self) -> bool:
@@ -197,7 +218,11 @@ class Outlook:
         self.ctx = context(state, up_to, self.cells) if ctx is None else ctx
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
-        self.games_left_swiss = max(0, t.planned_rounds - up_to)
+        self.games_left_swiss = (
+            None if t.planned_rounds is None else max(0, t.planned_rounds - up_to)
+        )
+        """Rounds left in a Swiss; ``None`` when the number of rounds is not known: then
+        any number of further games is allowed (a game against each player not met)."""
         if not self.round_robin:
             # the exemption may still be met by players not paired yet (the assumption)
             field_exempt = swiss_exemption_possible(t, state.players.values(), self.rules)
@@ -216,7 +241,7 @@ class Outlook:
         self._have: dict[int, _Have] = {}
         self._everyone: list[Remaining] | None = None
         self._left: dict[int, tuple[Remaining, ...]] = {}
-        self._bounds: dict[Key, _Relaxed] = {}
+        self._bounds: dict[Key, list[_Relaxed]] = {}
         self._specs: dict[Key, Requirements] = {}
         self._wins: dict[Key, bool] = {}
         self._kept: dict[Key, bool] = {}
@@ -255,21 +280,23 @@ class Outlook:
         spec = self._spec(rank, title)
         if detail:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
-            games = len(counted) + min(left, self._pool(rank, remaining).size)
+            to_come = table_games(spec, counted) if left is None else left
+            games = len(counted) + min(to_come, self._pool(rank, remaining).size)
             opponents = len(distinct) if self.round_robin else games
             shown["remaining"] = remaining
             shown["open"] = tuple(open_checks(counted, spec, games, opponents))
+            shown["assumption"] = self._assumption(spec, counted)
         if left == 0:
             return make(reason="no games left")
         # round robin: winning every remaining game decides (:meth:`_wins_all`); the whole
         # record so, which the norm search would try first, is cheap to try, and when it
         # gives the norm, the bound (a necessary condition) cannot rule it out
         if not (self.round_robin and self._kept_and_won(rank, title, spec)):
-            relaxed = self._relaxed(rank, spec, counted, remaining)
-            if not relaxed.possible():
-                return make(reason=relaxed.why_not())
+            routes = self._routes(rank, spec, counted, remaining)
+            if not any(route.possible() for route in routes):
+                return make(reason=_why_not(routes))
             if not self.round_robin:
-                return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
+                return make(Status.POSSIBLE, needs=_needs(routes) if detail else ())
             if not self._wins_all(rank, title):
                 return make(reason="no results against the remaining opponents give the norm")
         if not detail:
@@ -277,12 +304,24 @@ class Outlook:
         exact = _Exact(self, spec, player, title, counted, remaining)
         found = exact.least() if exact.subsets() <= EXACT_SUBSETS else None
         if found is not None:
-            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found))
-        # too many sets of counted games to try: the scores the bound does not rule out
-        needs = self._relaxed(rank, spec, counted, remaining).needs()
+            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found), assumption="")
+        # too many sets of counted games to try, or the norm comes only with a game not
+        # played over the board (1.4.1c, 1.4.1f): the scores the bound does not rule out
+        needs = _needs(self._routes(rank, spec, counted, remaining))
         low = min(int(n.score * 2) for n in needs) if needs else 0
-        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
+        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * len(remaining) + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
+
+    def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
+        """What a table of needs assumes (:data:`SWISS_ASSUMPTION`), and with the number
+        of rounds unknown, how many games it lists (:func:`table_games`)."""
+        if self.round_robin:
+            return "remaining opponents as scheduled, each counted at least at the rating floor"
+        if self.games_left_swiss is not None:
+            return SWISS_ASSUMPTION
+        return SWISS_ASSUMPTION + UNKNOWN_ROUNDS.format(
+            shown=table_games(spec, counted), games=spec.min_games, after=self.up_to
+        )
 
     def score(self, half_points: int) -> Fraction:
         """A score given in half points, as a fraction made once per outlook."""
@@ -335,16 +374,71 @@ class Outlook:
 
     # ------------------------------------------------------------------ helpers
 
-    def _relaxed(
+    def _routes(
         self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
-    ) -> _Relaxed:
-        relaxed = self._bounds.get((rank, spec.title))
-        if relaxed is None:
+    ) -> list[_Relaxed]:
+        """The bounds of every way the norm search can succeed: the norm over the games
+        (with wins left out, 1.42e, a tail cut, 1.42f, and remaining rounds without a
+        counted game, a bye or a forfeit), then 1.4.1c's 8 games where it can still apply.
+        1.42c's last-round forfeit counted as a loss needs no bound of its own: the game
+        played and lost gives the same record."""
+        key = (rank, spec.title)
+        routes = self._bounds.get(key)
+        if routes is None:
             pool = self._pool(rank, remaining)
-            left = len(remaining) if self.round_robin else self.games_left_swiss
-            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
-            self._bounds[(rank, spec.title)] = relaxed
-        return relaxed
+            if self.round_robin:
+                left: int | None = sum(1 for r in remaining if r.counts)
+            else:
+                left = self.games_left_swiss
+            have = self._summary(rank)
+            routes = [_Relaxed(self, spec, counted, have, pool, left)]
+            short = self._short_route(rank, spec, counted, remaining)
+            if short is not None:
+                short_spec, m = short
+                routes.append(
+                    _Relaxed(
+                        self,
+                        short_spec,
+                        counted,
+                        have,
+                        pool,
+                        m,
+                        exactly=True,
+                        note=f"{short_spec.games_article}: {short_spec.min_games} games, the "
+                        "round without a counted game a forfeit win or a pairing-allocated bye",
+                    )
+                )
+            self._bounds[key] = routes
+        return routes
+
+    def _short_route(
+        self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
+    ) -> tuple[Requirements, int] | None:
+        """1.4.1c (2024): whether the norm can still come from 8 counted games of a 9-round
+        event, the ninth round a forfeit win or a pairing-allocated bye, and how many of the
+        remaining games must then count: every round so far must be a counted game, but for
+        at most one such round; if none was, one remaining round must be."""
+        short = short_requirements(spec)
+        planned = self.tournament.planned_rounds
+        if short is None or planned is None:
+            return None
+        played = {g.round for g in counted}
+        missing = [r for r in range(1, self.up_to + 1) if r not in played]
+        if len(missing) > 1:
+            return None
+        if missing:
+            cell = next((c for c in self.cells.get(rank, ()) if c.round == missing[0]), None)
+            if cell is None or not self.rules.short_norm_allows(cell.code, self.tournament):
+                return None
+        m = short.min_games - len(counted)
+        rounds_left = planned - self.up_to
+        if m < 0 or m + (0 if missing else 1) != rounds_left:
+            return None
+        if self.round_robin and (
+            m > sum(1 for r in remaining if r.counts) or m + (not missing) > len(remaining)
+        ):
+            return None
+        return short, m
 
     def _kept_and_won(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether the whole record, every remaining game won and nothing left
@@ -360,14 +454,43 @@ class Outlook:
         free, so the games after the norm that 1.42f lets go can be any of them, which 1.42e
         allows for wins anyway."""
         if (rank, title) not in self._wins:
-            cells = list(self.cells.get(rank, []))
-            cells += [
-                Cell(n, r.opponent.rank, Code.WIN)
-                for n, r in enumerate(self._remaining(rank), self.up_to + 1)
-            ]
-            player = self.state.players[rank]
-            self._wins[(rank, title)] = norm_exists(player, cells, title, self.ctx, self.rules)
+            self._wins[(rank, title)] = any(
+                norm_exists(self.state.players[rank], cells, title, self.ctx, self.rules)
+                for cells in self._won_records(rank, title)
+            )
         return self._wins[(rank, title)]
+
+    def _won_records(self, rank: int, title: Title) -> Iterator[list[Cell]]:
+        """Round robin: the records with every remaining game won, first all of them over
+        the board, then with some of them forfeit wins (not counted) where that can give
+        what leaving the won game out cannot: 1.4.1c's 8 games (a forfeit win in a 9-round
+        event), and 1.4.1f, which lets wins be left out only when the complete record
+        meets the mix (a forfeited game is not in the record). Elsewhere a forfeit win
+        does for a norm what a won game left out does (1.42e)."""
+        so_far = list(self.cells.get(rank, []))
+        remaining = self._remaining(rank)
+
+        def record(forfeits: Collection[int]) -> list[Cell]:
+            return so_far + [
+                Cell(n, r.opponent.rank, Code.FORFEIT_WIN if i in forfeits else Code.WIN)
+                for i, (n, r) in enumerate(enumerate(remaining, self.up_to + 1))
+            ]
+
+        yield record(())
+        spec = self._spec(rank, title)
+        won = self._won_games(rank)
+        spare = 0  # 1.4.1f: games the record can spare beyond the minimum, each a forfeit
+        if self.rules.wins_need_complete_mix(self.tournament) and not complete_mix_holds(won, spec):
+            spare = len(won) - spec.min_games
+        short = self._short_route(rank, spec, self._counted(rank), remaining) is not None
+        for k in range(1, min(max(spare, short), len(remaining)) + 1):
+            for forfeits in itertools.combinations(range(len(remaining)), k):
+                rounds = {self.up_to + 1 + i for i in forfeits}
+                if (short and k == 1) or (
+                    k <= spare
+                    and complete_mix_holds([g for g in won if g.round not in rounds], spec)
+                ):
+                    yield record(forfeits)
 
     def _won_games(self, rank: int) -> list[NormGame]:
         """Round robin: the games that count for norms (the same for every title) with every
@@ -503,7 +626,14 @@ def outlook(state: TournamentState, up_to: int) -> Outlook:
 
 class _Relaxed:
     """Necessary conditions over every record the remaining games could make: the rating
-    requirement exactly, each mix rule against the best the pool could give."""
+    requirement exactly, each mix rule against the best the pool could give.
+
+    A record counts the games so far but ``d`` won ones (1.42e, the lowest rated for the
+    rating, any for each mix rule) and ``m`` remaining games: ``m`` may be anything up to
+    the games left, since a remaining round may bring no counted game (a bye, a forfeit, a
+    game left out as a win or cut under 1.42f), and the record must keep the minimum
+    number of games, so ``d`` is fixed by ``m`` and the number of games. With ``exactly``,
+    ``m`` is ``left`` and no win is left out (1.4.1c: exactly 8 games)."""
 
     def __init__(
         self,
@@ -512,29 +642,55 @@ class _Relaxed:
         counted: Sequence[NormGame],
         have: _Have,
         pool: _Pool,
-        left: int,
+        left: int | None,
+        exactly: bool = False,
+        note: str = "",
     ) -> None:
         self.o = outlook
         self.spec = spec
         self.counted = counted
         self.have = have
         self.pool = pool
-        self.left = min(left, pool.size)
+        self.exactly = exactly
+        self.note = note
         rules, t = outlook.rules, outlook.tournament
-        self.cut = rules.may_ignore_after_norm(t)
-        self.drop_wins = rules.may_ignore_wins(t)
-        floor = spec.floor
-        clamped = [max(r, floor) for r in pool.ratings[: self.left]]
-        self.best = list(itertools.accumulate(clamped, initial=0))
+        self.drop_wins = rules.may_ignore_wins(t) and not exactly
         self._ordered = sorted(counted, key=lambda g: g.rating)
         self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
         self._drops: list[tuple[int, int, int]] = []
         self._kept_sum = sum(g.rating for g in self._ordered)
+        floor = spec.floor
+        if left is None:
+            # rounds unknown: as many games as the rating can still use (below)
+            self.left = pool.size
+            self.best = self._useful_best([max(r, floor) for r in pool.ratings])
+            self.left = len(self.best) - 1
+        else:
+            self.left = min(left, pool.size)
+            clamped = [max(r, floor) for r in pool.ratings[: self.left]]
+            self.best = list(itertools.accumulate(clamped, initial=0))
+        self.games_ok = False
         self.rating_ok = False
         self._failed_mix: tuple[int, int] | None = None
         """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
         self._mix: dict[tuple[int, int], bool] = {}
         self._possible: bool | None = None
+
+    def _useful_best(self, clamped: Sequence[int]) -> list[int]:
+        """The running sums of ``clamped`` (the pool's ratings, highest first) as far as more
+        games could still give an average at the 1.48a minimum: once the ratings to come
+        are below it and no choice of wins left out reaches it, more games only lower the
+        average (each adds less than the minimum), so none of them can give the norm."""
+        low = self.spec.avg_min - 1  # below every rounding of an average at the minimum
+        # the most a record of the games so far can stand above ``low`` per game
+        surplus = max(adj - low * n for n, _, adj in self.drops())
+        best = [0]
+        for rating in clamped:
+            m = len(best) - 1
+            if rating <= low and surplus + best[-1] - low * m < 0:
+                break
+            best.append(best[-1] + rating)
+        return best
 
     def drops(self) -> Iterator[tuple[int, int, int]]:
         """(games, half points, floor-adjusted rating sum) of the games so far after
@@ -552,23 +708,17 @@ class _Relaxed:
                 self._drops.append((len(ordered) - d, half, adjusted))
             yield self._drops[d]
 
-    def _min_games(self, m: int) -> int:
-        if m == self.left or self.drop_wins:
-            return self.spec.min_games
-        return max(self.spec.min_games, self.o.rules.min_games_after_cut(self.o.tournament))
-
     def _counts(self) -> range:
-        return (
-            range(self.left + 1) if self.cut or self.drop_wins else range(self.left, self.left + 1)
-        )
+        return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
 
     def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
         """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
         gives the norm with ``h`` half points from them, ``None`` if no sum does."""
         n_c, h_c, adj_c = drop
         n = n_c + m
-        if n == 0 or n < self._min_games(m):
+        if n == 0 or n < self.spec.min_games:
             return None
+        self.games_ok = True
         total = self.o.least_sum(self.spec, h_c + h, n)
         if total is None:
             return None
@@ -593,15 +743,19 @@ class _Relaxed:
 
     def rows(self) -> dict[tuple[int, int], int]:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
-        opponents' ratings (as counted) must sum to at least ``X``."""
+        opponents' ratings (as counted) must sum to at least ``X``. With the number of
+        rounds unknown, up to the games the table assumes (:meth:`Outlook._assumption`)."""
         rows: dict[tuple[int, int], int] = {}
         least_sum, spec = self.o.least_sum, self.spec
-        for m in self._counts():
+        counts = self._counts()
+        if self.o.games_left_swiss is None and not self.o.round_robin:
+            counts = range(counts.start, min(counts.stop, table_games(spec, self.counted) + 1))
+        for m in counts:
             best = self.best[m]
             for n_c, h_c, adj_c in self.drops():
                 # :meth:`_needed_sum` for every score, fewest points last
                 n = n_c + m
-                if n == 0 or n < self._min_games(m):
+                if n == 0 or n < spec.min_games:
                     continue
                 for h in range(2 * m, -1, -1):
                     total = least_sum(spec, h_c + h, n)
@@ -624,9 +778,11 @@ class _Relaxed:
         return self._mix[(n, m)]
 
     def _mix_failures(self, n: int, m: int) -> Iterator[str]:
-        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play:
-        at-least rules with the most the pool could add, at-most rules with the fewest it
-        must. Lazily, so that a pass or fail need not describe every rule."""
+        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play
+        (so ``len(counted) + m - n`` wins so far left out): at-least rules with the most the
+        games so far and the pool could add, at-most rules with the fewest the games kept
+        and the pool must bring, the wins left out being any of those of the kind. Lazily,
+        so that a pass or fail need not describe every rule."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
         rule = spec.mix(n, (n + 1) // 2 if double else n)
@@ -647,8 +803,11 @@ class _Relaxed:
             if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
                 yield f"{rule.other_article} opponents from other federations"
 
+        # the record leaves out exactly this many wins so far (1.42e): it has n games
+        dropped = len(self.counted) + m - n
+
         def fewest(have_n: int, droppable_n: int, pool_n: int) -> int:
-            return max(0, have_n - droppable_n) + max(0, m - (pool.size - pool_n))
+            return max(0, have_n - min(dropped, droppable_n)) + max(0, m - (pool.size - pool_n))
 
         def of_fed(fed: str) -> int:
             return fewest(
@@ -668,6 +827,12 @@ class _Relaxed:
                 yield f"{rule.unrated_article} unrated opponents"
 
     def why_not(self) -> str:
+        if not self.games_ok:
+            most = len(self.counted) + self.left
+            return (
+                f"games: at most {most} games can count, {self.spec.games_article} needs "
+                f"{self.spec.min_games}"
+            )
         if not self.rating_ok:
             against = (
                 "against the remaining opponents"
@@ -699,8 +864,36 @@ class _Relaxed:
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, self.o.score(h), average, best))
+                out.append(Need(m, self.o.score(h), average, best, self.note))
         return tuple(out)
+
+
+def table_games(spec: Requirements, counted: Sequence[NormGame]) -> int:
+    """With the number of rounds of a Swiss unknown, the most remaining games its table of
+    needs lists: what the shortest norm still needs (at least one). Contention does not
+    depend on it: it allows any number of games."""
+    return max(1, spec.min_games - len(counted))
+
+
+def _needs(routes: Sequence[_Relaxed]) -> tuple[Need, ...]:
+    """The rows of every route that is possible, by number of games (most first) and
+    score; where two routes give a row for the same games and score, the lower average
+    (the first route's on a tie)."""
+    rows: dict[tuple[int, Fraction], Need] = {}
+    for route in routes:
+        if not route.possible():
+            continue
+        for need in route.needs():
+            known = rows.get((need.games, need.score))
+            if known is None or need.average < known.average:
+                rows[(need.games, need.score)] = need
+    return tuple(sorted(rows.values(), key=lambda n: (-n.games, n.score)))
+
+
+def _why_not(routes: Sequence[_Relaxed]) -> str:
+    """Why no route can give the norm: the main route's reason, then each other's."""
+    first, *others = routes
+    return "; ".join([first.why_not(), *(f"{r.note.split(':')[0]}: {r.why_not()}" for r in others)])
 
 
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
