@@ -242,6 +242,7 @@ class Outlook:
         self._everyone: list[Remaining] | None = None
         self._left: dict[int, tuple[Remaining, ...]] = {}
         self._bounds: dict[Key, list[_Relaxed]] = {}
+        self._every: set[Key] = set()
         self._specs: dict[Key, Requirements] = {}
         self._wins: dict[Key, bool] = {}
         self._kept: dict[Key, bool] = {}
@@ -292,9 +293,12 @@ class Outlook:
         # record so, which the norm search would try first, is cheap to try, and when it
         # gives the norm, the bound (a necessary condition) cannot rule it out
         if not (self.round_robin and self._kept_and_won(rank, title, spec)):
-            routes = self._routes(rank, spec, counted, remaining)
-            if not any(route.possible() for route in routes):
-                return make(reason=_why_not(routes))
+            routes = self._routes(rank, spec, counted, remaining, every=detail)
+            if not routes[0].possible():
+                # the other routes only when the first fails (or for the details)
+                routes = self._routes(rank, spec, counted, remaining, every=True)
+                if not any(route.possible() for route in routes):
+                    return make(reason=_why_not(routes))
             if not self.round_robin:
                 return make(Status.POSSIBLE, needs=_needs(routes) if detail else ())
             if not self._wins_all(rank, title):
@@ -307,7 +311,7 @@ class Outlook:
             return make(Status.POSSIBLE, exact=True, ways=exact.ways(found), assumption="")
         # too many sets of counted games to try, or the norm comes only with a game not
         # played over the board (1.4.1c, 1.4.1f): the scores the bound does not rule out
-        needs = _needs(self._routes(rank, spec, counted, remaining))
+        needs = _needs(self._routes(rank, spec, counted, remaining, every=True))
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * len(remaining) + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
@@ -375,11 +379,17 @@ class Outlook:
     # ------------------------------------------------------------------ helpers
 
     def _routes(
-        self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
+        self,
+        rank: int,
+        spec: Requirements,
+        counted: list[NormGame],
+        remaining: Sequence[Remaining],
+        every: bool,
     ) -> list[_Relaxed]:
-        """The bounds of every way the norm search can succeed: the norm over the games
-        (with wins left out, 1.42e, a tail cut, 1.42f, and remaining rounds without a
-        counted game, a bye or a forfeit), then 1.4.1c's 8 games where it can still apply.
+        """The bounds of the ways the norm search can succeed: first the norm over the games
+        (with wins left out, 1.42e, a tail cut, 1.42f, and remaining rounds without a counted
+        game, a bye or a forfeit); with ``every``, also 1.4.1c's 8 games where they can
+        still apply (made only when asked for: the first route decides most players).
         1.42c's last-round forfeit counted as a loss needs no bound of its own: the game
         played and lost gives the same record."""
         key = (rank, spec.title)
@@ -390,8 +400,10 @@ class Outlook:
                 left: int | None = sum(1 for r in remaining if r.counts)
             else:
                 left = self.games_left_swiss
-            have = self._summary(rank)
-            routes = [_Relaxed(self, spec, counted, have, pool, left)]
+            routes = [_Relaxed(self, spec, counted, self._summary(rank), pool, left)]
+            self._bounds[key] = routes
+        if every and key not in self._every:
+            self._every.add(key)
             short = self._short_route(rank, spec, counted, remaining)
             if short is not None:
                 short_spec, m = short
@@ -400,15 +412,14 @@ class Outlook:
                         self,
                         short_spec,
                         counted,
-                        have,
-                        pool,
+                        self._summary(rank),
+                        self._pool(rank, remaining),
                         m,
                         exactly=True,
                         note=f"{short_spec.games_article}: {short_spec.min_games} games, the "
                         "round without a counted game a forfeit win or a pairing-allocated bye",
                     )
                 )
-            self._bounds[key] = routes
         return routes
 
     def _short_route(
@@ -418,7 +429,7 @@ class Outlook:
         event, the ninth round a forfeit win or a pairing-allocated bye, and how many of the
         remaining games must then count: every round so far must be a counted game, but for
         at most one such round; if none was, one remaining round must be."""
-        short = short_requirements(spec)
+        short = self.rules.short_norm(self.tournament)
         planned = self.tournament.planned_rounds
         if short is None or planned is None:
             return None
@@ -430,7 +441,7 @@ class Outlook:
             cell = next((c for c in self.cells.get(rank, ()) if c.round == missing[0]), None)
             if cell is None or not self.rules.short_norm_allows(cell.code, self.tournament):
                 return None
-        m = short.min_games - len(counted)
+        m = short[0] - len(counted)
         rounds_left = planned - self.up_to
         if m < 0 or m + (0 if missing else 1) != rounds_left:
             return None
@@ -438,7 +449,9 @@ class Outlook:
             m > sum(1 for r in remaining if r.counts) or m + (not missing) > len(remaining)
         ):
             return None
-        return short, m
+        short_spec = short_requirements(spec)
+        assert short_spec is not None
+        return short_spec, m
 
     def _kept_and_won(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether the whole record, every remaining game won and nothing left
@@ -879,15 +892,17 @@ def _needs(routes: Sequence[_Relaxed]) -> tuple[Need, ...]:
     """The rows of every route that is possible, by number of games (most first) and
     score; where two routes give a row for the same games and score, the lower average
     (the first route's on a tie)."""
-    rows: dict[tuple[int, Fraction], Need] = {}
-    for route in routes:
-        if not route.possible():
-            continue
+    possible = [route for route in routes if route.possible()]
+    if len(possible) == 1:
+        return possible[0].needs()  # the common case: nothing to merge
+    rows: dict[tuple[int, int], Need] = {}  # by games and score in half points
+    for route in possible:
         for need in route.needs():
-            known = rows.get((need.games, need.score))
+            key = (-need.games, 2 * need.score.numerator // need.score.denominator)
+            known = rows.get(key)
             if known is None or need.average < known.average:
-                rows[(need.games, need.score)] = need
-    return tuple(sorted(rows.values(), key=lambda n: (-n.games, n.score)))
+                rows[key] = need
+    return tuple(rows[key] for key in sorted(rows))
 
 
 def _why_not(routes: Sequence[_Relaxed]) -> str:
