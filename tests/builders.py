@@ -16,6 +16,8 @@ from tracker.tournaments import EventKind, System, Tournament
 FIDE_2009 = title_rules_named("fide-2009")
 PRE_2009 = title_rules_named("fide-pre-2009")
 FIDE_2024 = title_rules_named("fide-2024")
+FIDE_2009R2012 = title_rules_named("fide-2009r2012")
+FIDE_2009R2017 = title_rules_named("fide-2009r2017")
 
 
 def player(

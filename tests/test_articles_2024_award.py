@@ -132,9 +132,15 @@ def test_1_3_title_by_rating_needs_30_rated_games() -> None:
     )
 
 
-def test_1_3_the_2009_edition_has_no_game_count() -> None:
-    alert = fm_alert(rating_events(date(2023, 5, 1), 25))
-    assert (alert.round, alert.live_rating, alert.rated_games) == (1, 2310, 26)
+def test_1_3_the_2009_edition_has_no_game_count_before_1_july_2017() -> None:
+    """An event starting the day before 1.3's 30 games took effect: fide-2009r2012."""
+    alert = fm_alert(rating_events(date(2017, 6, 30), 25))
+    assert (alert.round, alert.live_rating, alert.rated_games, alert.edition) == (
+        1,
+        2310,
+        26,
+        "fide-2009r2012",
+    )
 
 
 def test_1_3_unknown_game_count_reports_the_level_and_says_so() -> None:

@@ -121,7 +121,8 @@ def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: Ti
 
 def _exempting(there: Iterable[Player], host: str, rules: TitleRules) -> bool:
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    foreign = [p for p in there if p.rating is not None and p.federation != host]
+    # 1.4.2a (2024): FID players are not from a federation other than the host's
+    foreign = [p for p in there if p.rating is not None and rules.is_foreign(p.federation, host)]
     titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
     feds = {p.federation for p in foreign}
     return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled

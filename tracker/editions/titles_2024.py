@@ -71,6 +71,11 @@ class TitleRules2024(TitleRules2009):
     swiss_exemption_max_missed: int | None = 1
     """… and "players are counted only if they miss at most one round (excluding
     pairing-allocated byes)"."""
+    eligibility_article: str = "0.6.2"
+    """0.6.2: the "lower titles" a title-holder does not gain are the lesser titles within the
+    same category, open or women's (the reading of issue 12's review; the reference holds
+    0.6.2's table of minimum ratings, which lists the two categories side by side). The
+    rule itself is the 2009 one (:meth:`TitleRules2009.why_not_eligible`)."""
     title_holder_article: str = "1.4.5a"
     foreign_article: str = "1.4.3"
     caps_article: str = "1.4.4"
@@ -94,6 +99,7 @@ class TitleRules2024(TitleRules2009):
         default_factory=lambda: MappingProxyType(
             {
                 "games": "1.4.1a",
+                "bye": "1.4.2c",
                 "floor": "1.4.6b",
                 "average": "1.4.8a",
                 "performance": "1.4.8",
