@@ -10,27 +10,14 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2009R2012, FIDE_2009R2017
+from tests.builders import FIDE_2009, FIDE_2009R2012, FIDE_2009R2017, climber_events, replayed
 from tests.test_views import replayed as replayed_seed
 from tracker import events as ev
 from tracker.certificate import certificate
 from tracker.cli import main
 from tracker.editions import title_rules_in_force, why_chosen
 from tracker.evaluation import verdict_for
-from tracker.state import TournamentState
 from tracker.titles import Title
-from tracker.transition import apply
-
-
-def replayed(items: list[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
-    state: TournamentState | None = None
-    alerts: list[ev.OutputEvent] = []
-    for e in items:
-        state, emitted = apply(state, e)
-        alerts.extend(emitted)
-    assert state is not None
-    return state, alerts
-
 
 # ----------------------------------------------------------------------------- dates
 
@@ -178,30 +165,7 @@ def test_every_alert_and_the_certificate_name_the_revision_applied() -> None:
 def rating_events(start: date, rated_games: int, edition: str | None = None) -> list[ev.InputEvent]:
     """A player rated 2290 with ``rated_games`` rated games beats five players rated 2290,
     one a round (K 40 under 30 games: +20 a win, 2310 after round 1)."""
-    tid = "r"
-    out: list[ev.InputEvent] = [
-        ev.TournamentRegistered(
-            tournament_id=tid, start_date=start, planned_rounds=5, edition=edition
-        ),
-        ev.PlayerRegistered(
-            tournament_id=tid,
-            rank=1,
-            name="Climber",
-            federation="GER",
-            rating=2290,
-            rated_games=rated_games,
-        ),
-    ]
-    for rank in range(2, 7):
-        out.append(
-            ev.PlayerRegistered(
-                tournament_id=tid, rank=rank, name=f"P{rank}", federation="FRA", rating=2290
-            )
-        )
-    for r in range(1, 6):
-        out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
-        out.append(ev.RoundClosed(tournament_id=tid, round=r))
-    return out
+    return climber_events(start, 2290, 5, edition=edition, rated_games=rated_games)
 
 
 def fm_alerts(items: list[ev.InputEvent]) -> list[ev.TitleRatingReached]:

@@ -19,7 +19,7 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2024, Opp, check, player, verdict
+from tests.builders import FIDE_2009, FIDE_2024, Opp, check, player, replayed, verdict
 from tracker import events as ev
 from tracker.editions import TitleRules
 from tracker.evaluation import verdict_for
@@ -27,10 +27,8 @@ from tracker.event_flags import exemption_holds, swiss_exemption_by_round
 from tracker.norms import Cell, Verdict
 from tracker.players import Player
 from tracker.results import Code
-from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System, Tournament
-from tracker.transition import apply
 
 
 def draws(feds: Sequence[str]) -> list[Opp]:
@@ -279,23 +277,18 @@ def test_1_4_3d_fid_players_make_no_exemption_and_no_norm() -> None:
     """Under 2024 the 14 FID players do not make the 1.4.3d exemption, so 1.4.4 applies and
     six opponents from GER out of nine are too many; the 2009 reading, by name, counts them
     (exempt, and the exemption lifts the caps: the norm)."""
-    state: TournamentState | None = None
-    alerts: list[ev.OutputEvent] = []
-    for e in fid_swiss(None):
-        state, emitted = apply(state, e)
-        alerts += emitted
-    assert state is not None
+    state, alerts = replayed(fid_swiss(None))
     assert state.title_rules is FIDE_2024
     assert not [a for a in alerts if isinstance(a, ev.NormAchieved) and a.player.rank == 1]
     v = verdict_for(state, 1, Title.GM, 9)
     assert (v.average, v.performance) == (2600, 2680)
     assert [c.article for c in v.checks if not c.met] == ["1.4.4"]
-    old: TournamentState | None = None
-    norms = []
-    for e in fid_swiss("fide-2009"):
-        old, emitted = apply(old, e)
-        norms += [a for a in emitted if isinstance(a, ev.NormAchieved) and a.player.rank == 1]
-    (norm,) = [a for a in norms if a.title == "GM"]
+    _, alerts = replayed(fid_swiss("fide-2009"))
+    (norm,) = [
+        a
+        for a in alerts
+        if isinstance(a, ev.NormAchieved) and a.player.rank == 1 and a.title == "GM"
+    ]
     assert norm.flags is not None
     assert norm.flags.swiss_exemption
 

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from tests import test_check_matches_alerts as generated
+from tests.builders import replayed
 from tests.test_articles_2024_federations import fid_swiss
 from tests.test_articles_eligibility import events as category_events
 from tracker import events as ev
@@ -26,7 +27,6 @@ from tracker.certificate_html import render as html
 from tracker.replay import Replay, read_events, with_edition
 from tracker.report import check_lines, story
 from tracker.state import TournamentState
-from tracker.transition import apply
 from tracker.views import player_card, standings
 
 SEEDS = Path(__file__).resolve().parent.parent / "seeds"
@@ -80,16 +80,6 @@ def seed_under(name: str, edition: str) -> tuple[TournamentState, list[ev.Output
     for item in with_edition(read_events(path.read_text(encoding="utf-8"), name), edition):
         alerts += run.feed(item)
     return next(iter(run.states.values())), alerts
-
-
-def replayed(items: Iterable[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
-    state: TournamentState | None = None
-    alerts: list[ev.OutputEvent] = []
-    for e in items:
-        state, emitted = apply(state, e)
-        alerts += emitted
-    assert state is not None
-    return state, alerts
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in SEEDS.glob("*.trf")))

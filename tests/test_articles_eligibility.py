@@ -14,7 +14,7 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2024, PRE_2009, player
+from tests.builders import FIDE_2009, FIDE_2024, PRE_2009, START, climber_events, player, replayed
 from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.cli import main
@@ -22,9 +22,7 @@ from tracker.editions import TITLE_EDITIONS, TitleRules
 from tracker.players import Sex
 from tracker.prospects import Outlook
 from tracker.report import check_lines
-from tracker.state import TournamentState
 from tracker.titles import Title
-from tracker.transition import apply
 from tracker.views import player_card
 
 EVERY_EDITION = pytest.mark.parametrize("rules", TITLE_EDITIONS, ids=lambda r: r.name)
@@ -127,13 +125,6 @@ def test_1_3_and_1_52_rating_levels_that_are_news(
 
 # ----------------------------------------------------------------------------- in replay
 
-START = {
-    "fide-pre-2009": date(2008, 5, 1),
-    "fide-2009": date(2011, 5, 1),
-    "fide-2009r2012": date(2013, 5, 1),
-    "fide-2009r2017": date(2019, 5, 1),
-    "fide-2024": date(2025, 5, 1),
-}
 FIELD = [
     # name, sex, title, federation: the candidate's nine opponents, all rated 2350
     ("Man GM", "m", "GM", "NED"),
@@ -179,16 +170,6 @@ def events(edition: str, sex: str, title: str | None, rating: int = 2300) -> lis
         )
         out.append(ev.RoundClosed(tournament_id=tid, round=number))
     return out
-
-
-def replayed(items: list[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
-    state: TournamentState | None = None
-    alerts: list[ev.OutputEvent] = []
-    for e in items:
-        state, emitted = apply(state, e)
-        alerts.extend(emitted)
-    assert state is not None
-    return state, alerts
 
 
 def norms_of(alerts: list[ev.OutputEvent], rank: int = 1) -> list[str]:
@@ -304,29 +285,7 @@ def test_cli_check_and_certificate_agree(jsonl: str, capsys: pytest.CaptureFixtu
 def level_events(sex: str, title: str | None) -> list[ev.InputEvent]:
     """A player rated 2090 (K 15 under rating-2011) beats three players rated 2090: 2098,
     2105, 2113."""
-    tid = "lvl"
-    out: list[ev.InputEvent] = [
-        ev.TournamentRegistered(tournament_id=tid, start_date=date(2011, 5, 1), planned_rounds=3),
-        ev.PlayerRegistered(
-            tournament_id=tid,
-            rank=1,
-            name="Climber",
-            federation="GER",
-            sex=sex,
-            title=title,
-            rating=2090,
-        ),
-    ]
-    for rank in range(2, 5):
-        out.append(
-            ev.PlayerRegistered(
-                tournament_id=tid, rank=rank, name=f"P{rank}", federation="FRA", rating=2090
-            )
-        )
-    for r in range(1, 4):
-        out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
-        out.append(ev.RoundClosed(tournament_id=tid, round=r))
-    return out
+    return climber_events(date(2011, 5, 1), 2090, 3, sex=sex, title=title)
 
 
 @pytest.mark.parametrize(

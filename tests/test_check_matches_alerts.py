@@ -14,28 +14,20 @@ For each player and each norm title after the last round:
 from __future__ import annotations
 
 import re
-from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.builders import START, replayed
 from tracker import events as ev
 from tracker.certificate import certificate
 from tracker.editions import TITLE_EDITIONS
 from tracker.report import breakdown, check_lines
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
-from tracker.transition import apply
 
 TID = "gen"
-START = {
-    "fide-pre-2009": date(2008, 5, 1),
-    "fide-2009": date(2011, 5, 1),
-    "fide-2009r2012": date(2013, 5, 1),
-    "fide-2009r2017": date(2019, 5, 1),
-    "fide-2024": date(2025, 5, 1),
-}
 EDITIONS = [e.name for e in TITLE_EDITIONS]
 assert sorted(START) == sorted(EDITIONS)
 
@@ -112,16 +104,6 @@ def tournaments(draw: st.DrawFn, edition: str) -> list[ev.InputEvent]:
 def _rotated(items: list[int | None], k: int) -> list[int | None]:
     k %= len(items)
     return items[-k:] + items[:-k] if k else list(items)
-
-
-def replayed(events: list[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
-    state: TournamentState | None = None
-    alerts: list[ev.OutputEvent] = []
-    for e in events:
-        state, emitted = apply(state, e)
-        alerts.extend(emitted)
-    assert state is not None
-    return state, alerts
 
 
 HEAD = re.compile(r"^(GM|IM|WGM|WIM) norm for .*: (ACHIEVED|not achieved|does not apply)")
