@@ -7,6 +7,7 @@ garbled the reading chosen is a field of the edition, documented beside it and i
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from datetime import date
 from fractions import Fraction
@@ -139,7 +140,7 @@ class TitleRules2009:
         whose sex is not given is not evaluated for women's titles. Only the title the
         tournament gives is known: a woman listed as IM may hold WGM as well (the rating
         list has a second column for it; TRF has one title)."""
-        bar = _bar(player, title)
+        bar = _bar(player.title, player.sex is Sex.WOMAN, title)
         if bar is None:
             return None
         who = player.label()
@@ -157,12 +158,12 @@ class TitleRules2009:
 
     def eligible_titles(self, player: Player) -> tuple[Title, ...]:
         """Every title of 0.31 the player can gain (:meth:`why_not_eligible`), by level."""
-        return tuple(t for t in Title if _bar(player, t) is None)
+        return _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
 
     def eligible_norm_titles(self, player: Player) -> tuple[Title, ...]:
         """The norm titles (GM, IM, WGM, WIM; 1.4) the player can gain, strongest first: the
         titles her results are evaluated for."""
-        return tuple(t for t in NORM_TITLES if _bar(player, t) is None)
+        return _gainable(player.title, player.sex is Sex.WOMAN, NORM_TITLES)
 
     def rating_level_titles(self, player: Player) -> tuple[Title, ...]:
         """The titles whose rating level (1.3 FM 2300, CM 2200, WFM 2100, WCM 2000; 1.52
@@ -173,7 +174,8 @@ class TitleRules2009:
         for WFM she had not reached before; for a WGM norm she still needs norms, and
         the WGM norms are evaluated for her (:meth:`eligible_norm_titles`)."""
         held = player.title.level if player.title is not None else 0
-        return tuple(t for t in Title if t.level > held and _bar(player, t) is None)
+        gainable = _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
+        return tuple(t for t in gainable if t.level > held)
 
     # -- 1.41 number of games ------------------------------------------------------------
 
@@ -398,12 +400,12 @@ class TitleRules2009:
     lack)."""
 
 
-def _bar(player: Player, title: Title) -> str | None:
-    """What keeps ``player`` from ``title`` (:meth:`TitleRules2009.why_not_eligible`)."""
-    held = player.title
+def _bar(held: Title | None, woman: bool, title: Title) -> str | None:
+    """What keeps a holder of ``held`` (a woman or not) from ``title``
+    (:meth:`TitleRules2009.why_not_eligible`)."""
     if held is title:
         return "held"
-    if title.for_women_only and player.sex is not Sex.WOMAN:
+    if title.for_women_only and not woman:
         return "women"
     if (
         held is not None
@@ -412,6 +414,16 @@ def _bar(player: Player, title: Title) -> str | None:
     ):
         return "lower"
     return None
+
+
+@functools.cache
+def _gainable(held: Title | None, woman: bool, among: tuple[Title, ...]) -> tuple[Title, ...]:
+    """The titles of ``among`` that :func:`_bar` lets a holder of ``held`` gain, in order;
+    a handful of answers, asked for every player after every round."""
+    return tuple(t for t in among if _bar(held, woman, t) is None)
+
+
+_ALL = tuple(Title)
 
 
 _EXEMPT_KINDS_2009 = (
