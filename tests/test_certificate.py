@@ -141,7 +141,11 @@ def test_cli_writes_json_html_and_pdf(tmp_path: Path, capsys: pytest.CaptureFixt
         out = tmp_path / f"cert{suffix}"
         assert main(["certificate", SECURED, "--player", "14", "--out", str(out)]) == 0
         assert out.read_bytes().startswith(head)
-        assert f"{out}: GM norm of Dumitrescu, Radu" in capsys.readouterr().err
+        # issue 12, 9: the certificate of the alert in force, rounds 1-9 (not 1-10)
+        assert f"{out}: GM norm of Dumitrescu, Radu, rounds 1-9\n" in capsys.readouterr().err
+    assert main(["certificate", SECURED, "--player", "14"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert (body["rounds_considered"], body["score"], body["rp"]) == (9, "6½", 2702)
 
 
 def test_cli_names_the_file_when_there_is_no_norm(capsys: pytest.CaptureFixture[str]) -> None:
