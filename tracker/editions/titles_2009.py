@@ -170,9 +170,9 @@ class TitleRules2009:
         GM 2500, IM 2400, WGM 2300, WIM 2200) is news when the live rating reaches it: the
         titles the player can gain (:meth:`why_not_eligible`) above the level of the title
         she holds. A title held shows that its level was reached "at some time", which is
-        all 1.3 and 1.52 ask, so a woman FM at 2050 reaching 2100 has not reached anything
-        for WFM she had not reached before; for a WGM norm she still needs norms, and
-        the WGM norms are evaluated for her (:meth:`eligible_norm_titles`)."""
+        all 1.3 and 1.52 ask, so a woman FM at 2050 reaching 2100 has reached nothing for
+        WFM she had not reached before (her WGM and WIM norms are still evaluated:
+        :meth:`eligible_norm_titles`)."""
         held = player.title.level if player.title is not None else 0
         gainable = _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
         return tuple(t for t in gainable if t.level > held)
