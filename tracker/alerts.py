@@ -99,7 +99,8 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
 def prospect_detail(p: Prospect) -> ev.Prospect:
     """The wire form of a player's prospect, validated once as a whole (a model per way
     would cost several times more). A way's results are letters in the order of
-    ``remaining``, which names each opponent once."""
+    ``remaining``, which names each opponent once; the assumption names the articles of
+    the edition the prospect was made under."""
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
     return ev.Prospect.model_validate(
         {
@@ -128,6 +129,16 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
     )
 
 
+def norm_alert_id(
+    tournament_id: str, rank: int, title: str, number: int, digest: str, previous: str
+) -> str:
+    """The id of a ``norm_achieved`` alert: the player's norm after round ``number`` with the
+    facts of :func:`facts_digest`; ``previous`` is the id of the revocation it follows, if
+    any (so that a subscriber dropping seen ids does not drop it). The certificate finds the
+    alert in force by making this id again."""
+    return alert_id(tournament_id, "norm_achieved", rank, title, number, digest, previous)
+
+
 def facts_digest(v: Verdict) -> str:
     """What a norm rests on: the games counted and left out, with their results."""
     counted = ",".join(f"{g.round}:{g.opponent.rank}:{g.code.value}" for g in v.counted)
@@ -140,6 +151,7 @@ __all__ = [
     "alert_id",
     "evidence",
     "facts_digest",
+    "norm_alert_id",
     "player_fields",
     "player_ref",
     "prospect_detail",

@@ -49,8 +49,9 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from tracker.editions import TitleRules
 from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
-from tracker.evaluation import context, norm_titles
+from tracker.evaluation import context
 from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
@@ -76,10 +77,15 @@ from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import System
 
-SWISS_ASSUMPTION = (
-    "remaining opponents at best the highest-rated players not yet met over the board, "
-    "each counted at least at the rating floor"
-)
+
+def swiss_assumption(rules: TitleRules) -> str:
+    """What a Swiss prospect assumes of the remaining opponents, with the edition's article
+    for the floor (1.46c of 2009, 1.4.6b of 2024)."""
+    return (
+        "remaining opponents at best the highest-rated players not yet met over the board, "
+        f"each counted at least at the {rules.articles['floor']} floor"
+    )
+
 
 UNKNOWN_ROUNDS = (
     "; the number of rounds is not known: contention allows any number of further rounds "
@@ -259,7 +265,7 @@ class Outlook:
         :meth:`prospect` gives)."""
         out = {}
         for rank, player in self.state.players.items():
-            for title in norm_titles(player):
+            for title in self.rules.eligible_norm_titles(player):
                 out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
         return out
 
@@ -317,13 +323,14 @@ class Outlook:
         return make(Status.POSSIBLE, ways=ways, needs=needs)
 
     def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
-        """What a table of needs assumes (:data:`SWISS_ASSUMPTION`), and with the number
+        """What a table of needs assumes (:func:`swiss_assumption`), and with the number
         of rounds unknown, how many games it lists (:func:`table_games`)."""
         if self.round_robin:
-            return "remaining opponents as scheduled, each counted at least at the rating floor"
+            floor = self.rules.articles["floor"]
+            return f"remaining opponents as scheduled, each counted at least at the {floor} floor"
         if self.games_left_swiss is not None:
-            return SWISS_ASSUMPTION
-        return SWISS_ASSUMPTION + UNKNOWN_ROUNDS.format(
+            return swiss_assumption(self.rules)
+        return swiss_assumption(self.rules) + UNKNOWN_ROUNDS.format(
             shown=table_games(spec, counted), games=spec.min_games, after=self.up_to
         )
 
@@ -348,12 +355,10 @@ class Outlook:
         remaining opponents could add."""
         if rank not in self._foreign:
             own = self.state.players[rank].federation
-            fid = self.rules.fid_counts_as_federation
+            is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
-            foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
-            new_feds = {
-                f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)
-            }
+            foreign = {f for f in have.federations if is_foreign(f, own)}
+            new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
             self._foreign[rank] = (len(foreign), len(new_feds - foreign))
         return self._foreign[rank]
 
@@ -925,10 +930,6 @@ def _avg(total: int, games: int) -> int:
     return (2 * total + games) // (2 * games)
 
 
-def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
-    return federation != own and (fid_counts or federation != "FID")
-
-
 def _mo_reachable(
     rule: MixRule,
     titles: Counter[Title],
@@ -1139,7 +1140,6 @@ def _spread(results: list[Code], ordered: Sequence[int], half: int) -> None:
 
 
 __all__ = [
-    "SWISS_ASSUMPTION",
     "Need",
     "Outlook",
     "Prospect",
@@ -1147,4 +1147,5 @@ __all__ = [
     "Status",
     "Way",
     "outlook",
+    "swiss_assumption",
 ]

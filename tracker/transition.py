@@ -17,6 +17,7 @@ from tracker.alerts import (
     alert_id,
     evidence,
     facts_digest,
+    norm_alert_id,
     player_fields,
     player_ref,
     prospect_detail,
@@ -334,7 +335,12 @@ def _evaluate(
             previous = sent.get(f"revoked:{key}", "")
         player = by_rank[rank].player
         digest = facts_digest(verdict)
-        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
+        ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
+        # what the id rests on beside the facts: the certificate makes the id again
+        if previous:
+            sent[f"previous:{key}"] = previous
+        else:
+            sent.pop(f"previous:{key}", None)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
         # as known now: a last-round bye is often announced rounds ahead
@@ -516,7 +522,15 @@ def _prospects(
             )
             detail = view.prospect(rank, title, secured=False)
             out.append(
-                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
+                _prospect_event(
+                    state,
+                    number,
+                    p,
+                    ident,
+                    "entered",
+                    prospect_detail(detail),
+                    title,
+                )
             )
             sent[key] = ident
             continue

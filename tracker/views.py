@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail, score_text
-from tracker.evaluation import PlayerRound, norm_titles, verdict_for
+from tracker.evaluation import PlayerRound, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
@@ -241,7 +241,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
     if up_to:
         ongoing = not state.tournament.is_last(up_to)
         view = Outlook(state, up_to) if ongoing else None
-        for title in norm_titles(player):
+        for title in state.title_rules.eligible_norm_titles(player):
             verdict = verdict_for(state, rank, title, up_to)
             floor = state.title_rules.rating_floor[title]
             alert = state.sent.get(f"norm:{rank}:{title.value}")
