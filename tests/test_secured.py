@@ -112,6 +112,10 @@ def test_1_4_3d_no_certificate_of_a_norm_that_is_not_secured() -> None:
     with pytest.raises(NoNorm, match=r"not secured before the last round: 1\.4\.3d"):
         certificate(state, 1, Title.GM, 9)
     assert certificate(state, 1, Title.GM, 11).rounds_considered == 11
+    # without a round: the evidence of the alert in force, the one made after round 11
+    final = candidate_norms(open_alerts(date(2025, 3, 1), absent=False))[-1]
+    cert = certificate(state, 1, Title.GM)
+    assert (cert.rounds_considered, cert.alert_id) == (11, final.alert_id)
 
 
 # ----------------------------------------------------------------------------- 1.42d
