@@ -11,7 +11,8 @@ bye entered ahead bring that bye. A continuation *gives the norm* when the norm 
 (:func:`tracker.norms.find_norm`, which gives the transition its verdicts) finds it after
 some later round at which the transition announces norms (the last one, or any where the
 edition lets later games go: 1.42f / 1.4.1e). With the number of rounds unknown a Swiss
-continuation may last any number of rounds, up to a game against every player not met.
+continuation may last any number of rounds, up to a game against every player not met (the
+fields are small enough to stay within the prospects' 13-round horizon).
 
 What is proved, for every generated case (editions fide-pre-2009, fide-2009, fide-2024):
 

@@ -5,7 +5,8 @@
   players cannot keep their own federation to 3/5 of the games: no contention for them.
 * 1.4.1c (2024): a pairing-allocated bye in round 1 leaves 8 games; they can give the norm,
   so the player stays in contention and makes it in round 9.
-* Unknown number of rounds: nobody is out of reach for lack of games.
+* Unknown number of rounds: nobody is out of reach for lack of games (the prospects assume
+  at most 13 rounds, or as many as the minimum number of games still needs).
 """
 
 from __future__ import annotations
@@ -159,6 +160,11 @@ def test_with_the_rounds_unknown_nobody_is_out_of_reach_for_lack_of_games() -> N
     p = Outlook(state, 5).prospect(1, Title.GM, secured=False)
     assert p.status is Status.POSSIBLE
     assert p.games_left is None
-    # the table lists as many games as a 9-game norm still needs: 7 after 2 games
-    assert max(n.games for n in p.needs) == 7
-    assert "the table lists up to 7 more counted games" in p.assumption
+    # assumed: at most 13 rounds in all, 8 more games after round 5
+    assert max(n.games for n in p.needs) == 8
+    assert "at most 13 rounds in all are assumed (8 more games for this player)" in p.assumption
+    # after round 10 with 3 games, 6 more are needed: the horizon gives way
+    later = cut(swiss_file(STRONG, 16, {1: ["H"] * 7 + [None] * 9}, seed=2), 10, planned=False)
+    state, _ = run(s.event for s in read_events(text(later), "later.trf"))
+    p = Outlook(state, 10).prospect(1, Title.IM, secured=False)
+    assert "at most 16 rounds in all are assumed (6 more games for this player)" in p.assumption

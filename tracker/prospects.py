@@ -32,7 +32,7 @@ exemption is taken as met when every registered player, if paired, would meet it
 out of reach only when no route (:class:`_Relaxed`: the games with wins left out, or 1.4.1c's
 8 games), no score and no number of counted remaining games passes all of that; a remaining
 round may bring no counted game (a bye, a forfeit), so any number up to the rounds left
-counts, and with the number of rounds unknown, any number at all.
+counts (with the number of rounds unknown, up to :data:`HORIZON` rounds in all).
 
 The 1.42d status of unrated round-robin opponents (zero against rated players) is taken as it
 stands after the round. Byes entered for later rounds are not used (the alerts do not depend
@@ -88,10 +88,17 @@ def swiss_assumption(rules: TitleRules) -> str:
 
 
 UNKNOWN_ROUNDS = (
-    "; the number of rounds is not known: contention allows any number of further rounds "
-    "(at most one game against each player not yet met); the table lists up to {shown} more "
-    "counted games, what a {games}-game norm still needs after round {after}"
+    "; the number of rounds is not known: at most {horizon} rounds in all are assumed "
+    "({left} more games for this player)"
 )
+
+HORIZON = 13
+"""With the number of rounds of a Swiss unknown, the prospects assume it has at most this
+many rounds, or as many as the player needs to reach the minimum number of games if that is
+more: so nobody is out of reach for lack of games, and the bound stays as cheap as that of a
+13-round event (more rounds could only be tried one number of games at a time). Swiss events
+of more than 13 rounds are rare, and their files give the number; ``--rounds`` gives it for
+the others. 13 is the number of games a norm counts as at most (1.49, 1.7)."""
 
 
 EXACT_SUBSETS = 2**10
@@ -227,8 +234,8 @@ class Outlook:
         self.games_left_swiss = (
             None if t.planned_rounds is None else max(0, t.planned_rounds - up_to)
         )
-        """Rounds left in a Swiss; ``None`` when the number of rounds is not known: then
-        any number of further games is allowed (a game against each player not met)."""
+        """Rounds left in a Swiss; ``None`` when the number of rounds is not known (then
+        :meth:`_swiss_left` assumes a number, :data:`HORIZON`)."""
         if not self.round_robin:
             # the exemption may still be met by players not paired yet (the assumption)
             field_exempt = swiss_exemption_possible(t, state.players.values(), self.rules)
@@ -287,7 +294,7 @@ class Outlook:
         spec = self._spec(rank, title)
         if detail:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
-            to_come = table_games(spec, counted) if left is None else left
+            to_come = self._swiss_left(spec, counted) if left is None else left
             games = len(counted) + min(to_come, self._pool(rank, remaining).size)
             opponents = len(distinct) if self.round_robin else games
             shown["remaining"] = remaining
@@ -324,15 +331,24 @@ class Outlook:
 
     def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
         """What a table of needs assumes (:func:`swiss_assumption`), and with the number
-        of rounds unknown, how many games it lists (:func:`table_games`)."""
+        of rounds unknown, how many (:meth:`_swiss_left`)."""
         if self.round_robin:
             floor = self.rules.articles["floor"]
             return f"remaining opponents as scheduled, each counted at least at the {floor} floor"
         if self.games_left_swiss is not None:
             return swiss_assumption(self.rules)
         return swiss_assumption(self.rules) + UNKNOWN_ROUNDS.format(
-            shown=table_games(spec, counted), games=spec.min_games, after=self.up_to
+            horizon=self.up_to + self._swiss_left(spec, counted),
+            left=self._swiss_left(spec, counted),
         )
+
+    def _swiss_left(self, spec: Requirements, counted: Sequence[NormGame]) -> int:
+        """The games left in a Swiss: the rounds left, or with their number unknown, those
+        of a :data:`HORIZON`-round event, or as many as the minimum number of games still
+        needs if that is more (nobody is out of reach for lack of games)."""
+        if self.games_left_swiss is not None:
+            return self.games_left_swiss
+        return max(HORIZON - self.up_to, spec.min_games - len(counted), 1)
 
     def score(self, half_points: int) -> Fraction:
         """A score given in half points, as a fraction made once per outlook."""
@@ -402,9 +418,9 @@ class Outlook:
         if routes is None:
             pool = self._pool(rank, remaining)
             if self.round_robin:
-                left: int | None = sum(1 for r in remaining if r.counts)
+                left = sum(1 for r in remaining if r.counts)
             else:
-                left = self.games_left_swiss
+                left = self._swiss_left(spec, counted)
             routes = [_Relaxed(self, spec, counted, self._summary(rank), pool, left)]
             self._bounds[key] = routes
         if every and key not in self._every:
@@ -584,9 +600,12 @@ class Outlook:
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
         gone = {rank, *self._met(rank, over_the_board=True)}
+        most = self.games_left_swiss
+        if most is None:  # the most :meth:`_swiss_left` can give (the minimum is the same)
+            most = max(HORIZON - self.up_to, self.rules.min_games(self.tournament)[0], 1)
         best: list[int] = []
         for rating, other in self.field:
-            if len(best) == self.games_left_swiss:
+            if len(best) == most:
                 break
             if other not in gone:
                 best.append(rating)
@@ -660,7 +679,7 @@ class _Relaxed:
         counted: Sequence[NormGame],
         have: _Have,
         pool: _Pool,
-        left: int | None,
+        left: int,
         exactly: bool = False,
         note: str = "",
     ) -> None:
@@ -677,38 +696,15 @@ class _Relaxed:
         self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
         self._drops: list[tuple[int, int, int]] = []
         self._kept_sum = sum(g.rating for g in self._ordered)
-        floor = spec.floor
-        if left is None:
-            # rounds unknown: as many games as the rating can still use (below)
-            self.left = pool.size
-            self.best = self._useful_best([max(r, floor) for r in pool.ratings])
-            self.left = len(self.best) - 1
-        else:
-            self.left = min(left, pool.size)
-            clamped = [max(r, floor) for r in pool.ratings[: self.left]]
-            self.best = list(itertools.accumulate(clamped, initial=0))
+        self.left = min(left, pool.size)
+        clamped = [max(r, spec.floor) for r in pool.ratings[: self.left]]
+        self.best = list(itertools.accumulate(clamped, initial=0))
         self.games_ok = False
         self.rating_ok = False
         self._failed_mix: tuple[int, int] | None = None
         """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
         self._mix: dict[tuple[int, int], bool] = {}
         self._possible: bool | None = None
-
-    def _useful_best(self, clamped: Sequence[int]) -> list[int]:
-        """The running sums of ``clamped`` (the pool's ratings, highest first) as far as more
-        games could still give an average at the 1.48a minimum: once the ratings to come
-        are below it and no choice of wins left out reaches it, more games only lower the
-        average (each adds less than the minimum), so none of them can give the norm."""
-        low = self.spec.avg_min - 1  # below every rounding of an average at the minimum
-        # the most a record of the games so far can stand above ``low`` per game
-        surplus = max(adj - low * n for n, _, adj in self.drops())
-        best = [0]
-        for rating in clamped:
-            m = len(best) - 1
-            if rating <= low and surplus + best[-1] - low * m < 0:
-                break
-            best.append(best[-1] + rating)
-        return best
 
     def drops(self) -> Iterator[tuple[int, int, int]]:
         """(games, half points, floor-adjusted rating sum) of the games so far after
@@ -761,14 +757,10 @@ class _Relaxed:
 
     def rows(self) -> dict[tuple[int, int], int]:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
-        opponents' ratings (as counted) must sum to at least ``X``. With the number of
-        rounds unknown, up to the games the table assumes (:meth:`Outlook._assumption`)."""
+        opponents' ratings (as counted) must sum to at least ``X``."""
         rows: dict[tuple[int, int], int] = {}
         least_sum, spec = self.o.least_sum, self.spec
-        counts = self._counts()
-        if self.o.games_left_swiss is None and not self.o.round_robin:
-            counts = range(counts.start, min(counts.stop, table_games(spec, self.counted) + 1))
-        for m in counts:
+        for m in self._counts():
             best = self.best[m]
             for n_c, h_c, adj_c in self.drops():
                 # :meth:`_needed_sum` for every score, fewest points last
@@ -884,13 +876,6 @@ class _Relaxed:
                 previous = average
                 out.append(Need(m, self.o.score(h), average, best, self.note))
         return tuple(out)
-
-
-def table_games(spec: Requirements, counted: Sequence[NormGame]) -> int:
-    """With the number of rounds of a Swiss unknown, the most remaining games its table of
-    needs lists: what the shortest norm still needs (at least one). Contention does not
-    depend on it: it allows any number of games."""
-    return max(1, spec.min_games - len(counted))
 
 
 def _needs(routes: Sequence[_Relaxed]) -> tuple[Need, ...]:
