@@ -91,7 +91,8 @@ class Settings(BaseSettings):
     host; default: the host name); requests for another worker's tournament are forwarded."""
 
     webhook_secret: SecretStr | None = None
-    """Shared secret of the webhook signature (``X-Tracker-Signature: sha256=<HMAC>``)."""
+    """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the
+    timestamp, the alert id and the body; see :mod:`streams.webhook`)."""
     webhook_attempts: int = Field(default=6, ge=1)
     """Deliveries tried per alert before giving up on it."""
     webhook_backoff: float = Field(default=0.5, gt=0)
