@@ -121,7 +121,7 @@ def register(w: Wiring) -> AlertFeed:
         keeps any it adds unserved)."""
         resource = request.match_info.route.resource
         if resource is None or resource.canonical not in ours:
-            return _problem(404, f"path: no such route ({len(ours)} routes: /openapi.json)")
+            return _problem(404, "path: no such route (the routes are listed at /openapi.json)")
         return await handler(request)
 
     async def secure(request: Any, response: aioweb.StreamResponse) -> None:
