@@ -31,6 +31,7 @@ from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.replay import read_events, replay
 from tracker.titles import Title
+from tracker.tournaments import System
 
 GER = [("Candidate, Gerd", 2550, "IM", "GER")]
 GER += [(f"Ger, {i}", 2620 - 10 * i, "GM", "GER") for i in range(8)]
@@ -134,7 +135,7 @@ def rr_events(udo_scores: bool) -> list[ev.InputEvent]:
         ev.TournamentRegistered(
             tournament_id="u",
             start_date=date(2012, 3, 1),
-            system="round_robin",
+            system=System.ROUND_ROBIN,
             host_federation="GER",
             planned_rounds=11,
         )
