@@ -185,7 +185,7 @@ def check_lines(
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
         lines += breakdown(proof, ref, rules.name)
         if view is not None:
-            secured = norm_secured(state, rank, t, verdict, up_to, view.cells, view.ctx)
+            secured = norm_secured(state, rank, t, verdict, up_to, view.cells, view.facts_ctx)
             p = view.prospect(rank, t, secured)
             lines.append("")
             lines += prospect(p.status.value, p.reason, prospect_detail(p), ref, t.value, up_to)

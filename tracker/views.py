@@ -247,7 +247,9 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
             alert = state.sent.get(f"norm:{rank}:{title.value}")
             outlook = None
             if view is not None:
-                secured = norm_secured(state, rank, title, verdict, up_to, view.cells, view.ctx)
+                secured = norm_secured(
+                    state, rank, title, verdict, up_to, view.cells, view.facts_ctx
+                )
                 outlook = view.prospect(rank, title, secured)
             statuses.append(
                 NormStatus(
