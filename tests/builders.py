@@ -22,7 +22,7 @@ def player(
     rank: int,
     rating: int | None = 2400,
     title: str | None = None,
-    fed: str = "GER",
+    fed: str | None = "GER",
     sex: str = "m",
     **extra: object,
 ) -> Player:
@@ -38,8 +38,9 @@ def player(
     )
 
 
-Opp = tuple[int | None, str | None, str, str]
-"""(rating, title, federation, result letter from the candidate's side: 1 = 0 + - …)."""
+Opp = tuple[int | None, str | None, str | None, str]
+"""(rating, title, federation (``None``: unknown), result letter from the candidate's side:
+1 = 0 + - …)."""
 
 
 def record(
@@ -52,6 +53,7 @@ def record(
     host: str | None = "GER",
     start: date = date(2011, 3, 1),
     swiss_exempt: bool = False,
+    swiss_exempt_possible: bool = False,
     byes: dict[int, str] | None = None,
 ) -> tuple[Player, list[Cell], Context]:
     """A candidate (rank 1) who met ``opponents`` in rounds 1, 2, … in that order."""
@@ -76,6 +78,7 @@ def record(
         players={me.rank: me, **others},
         swiss_exempt=swiss_exempt,
         unrated_scored_zero=frozenset(),
+        swiss_exempt_possible=swiss_exempt_possible,
     )
     return me, cells, ctx
 

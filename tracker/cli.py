@@ -24,7 +24,7 @@ from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
 from tracker.evaluation import norm_titles, verdict_for
 from tracker.prospects import Outlook
-from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
+from tracker.replay import InputError, Replay, Sourced, read_bytes, to_jsonl, with_edition
 from tracker.report import breakdown, prospect, story
 from tracker.state import TournamentState
 from tracker.titles import Title
@@ -34,11 +34,7 @@ EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
 
 def _load(path: str, edition: str | None) -> list[Sourced]:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = file.read_text(encoding="latin-1")
-    return with_edition(read_events(text, file.name), edition)
+    return with_edition(read_bytes(file.read_bytes(), file.name), edition)
 
 
 class Progress:

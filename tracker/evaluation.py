@@ -40,15 +40,25 @@ def context(
     if cells is None:
         cells = state.all_cells(up_to)
     t, rules = state.tournament, state.title_rules
-    by_round = swiss_exemption_by_round(
-        t, state.players, cells, up_to, rules, last_only=not rules.swiss_exemption_per_round
-    )
+    last_only = not rules.swiss_exemption_per_round
+    by_round = swiss_exemption_by_round(t, state.players, cells, up_to, rules, last_only=last_only)
+    exempt = exemption_holds(by_round, rules)
+    possible = exempt
+    if not exempt and any(p.federation is None for p in state.players.values()):
+        # players of unknown federation may make it hold: the norms say it depends on them
+        possible = exemption_holds(
+            swiss_exemption_by_round(
+                t, state.players, cells, up_to, rules, last_only=last_only, optimistic=True
+            ),
+            rules,
+        )
     return Context(
         tournament=t,
         players=dict(state.players),
-        swiss_exempt=exemption_holds(by_round, rules),
+        swiss_exempt=exempt,
         unrated_scored_zero=unrated_scoring_zero(state, cells),
         game_date_ratings=rules.uses_game_date_ratings(t),
+        swiss_exempt_possible=possible,
     )
 
 

@@ -93,13 +93,15 @@ def swiss_exemption_by_round(
     rules: TitleRules,
     present: Mapping[int, frozenset[int]] | None = None,
     last_only: bool = False,
+    optimistic: bool = False,
 ) -> tuple[bool, ...]:
     """1.43e (2009) / 1.4.3d (2024), round by round: at least 20 FIDE-rated players not from
     the host federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
 
     2024 counts, in each round, the players there who missed at most one round; 2009 the
     players paired at least once so far (with ``last_only``, only after round ``up_to``: all
-    the 2009 rule needs)."""
+    the 2009 rule needs). Players of unknown federation are not foreign, or with
+    ``optimistic`` each is foreign and from a federation of their own."""
     if t.system is not System.SWISS or t.host_federation is None:
         return ()
     missed = rules.swiss_exemption_max_missed
@@ -108,22 +110,29 @@ def swiss_exemption_by_round(
     else:
         first = up_to if last_only else 1
         rounds = _paired_so_far(players, cells, range(first, up_to + 1))
-    return tuple(_exempting(there, t.host_federation, rules) for there in rounds)
+    host = t.host_federation
+    return tuple(_exempting(there, host, rules, optimistic) for there in rounds)
 
 
 def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: TitleRules) -> bool:
-    """Whether ``players``, all taking part, would meet the Swiss exemption (1.43e / 1.4.3d):
-    the prospects' assumption about players not paired yet."""
+    """Whether ``players``, all taking part, could meet the Swiss exemption (1.43e / 1.4.3d):
+    the prospects' assumption about players not paired yet (players of unknown federation
+    foreign)."""
     if t.system is not System.SWISS or t.host_federation is None:
         return False
-    return _exempting(players, t.host_federation, rules)
+    return _exempting(players, t.host_federation, rules, optimistic=True)
 
 
-def _exempting(there: Iterable[Player], host: str, rules: TitleRules) -> bool:
+def _exempting(there: Iterable[Player], host: str, rules: TitleRules, optimistic: bool) -> bool:
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    foreign = [p for p in there if p.rating is not None and p.federation != host]
+    foreign = [
+        p
+        for p in there
+        if p.rating is not None
+        and (p.federation != host if p.federation is not None else optimistic)
+    ]
     titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
-    feds = {p.federation for p in foreign}
+    feds = {p.federation_key for p in foreign}
     return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled
 
 

@@ -76,7 +76,10 @@ class PlayerRegistered(_Event):
     tournament_id: str = Field(min_length=1)
     rank: int = Field(ge=1, le=9999)
     name: str = Field(min_length=1)
-    federation: str = Field(min_length=3, max_length=3)
+    federation: str | None = Field(min_length=3, max_length=3)
+    """Three-letter FIDE federation code; ``null`` when not known (a blank TRF cell). An
+    unknown federation changes no standing or live rating; a norm requirement that depends
+    on it is not guessed (see the README's readings)."""
     fide_id: int | None = Field(default=None, ge=1)
     sex: Literal["m", "w"] | None = None
     title: str | None = None
@@ -94,8 +97,8 @@ class PlayerRegistered(_Event):
 
     @field_validator("federation")
     @classmethod
-    def _upper(cls, value: str) -> str:
-        return value.upper()
+    def _upper(cls, value: str | None) -> str | None:
+        return value.upper() if value is not None else None
 
 
 class Pairing(_Event):
@@ -202,7 +205,8 @@ class PlayerRef(_Event):
     rank: int
     fide_id: int | None
     name: str
-    federation: str
+    federation: str | None
+    """``None``: not known."""
     title: str | None
     rating: int | None
 

@@ -10,7 +10,7 @@ from tracker import events as ev
 
 def _name(p: ev.PlayerRef) -> str:
     title = f"{p.title} " if p.title else ""
-    return f"{title}{p.name} ({p.federation})"
+    return f"{title}{p.name} ({p.federation or '?'})"
 
 
 def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:

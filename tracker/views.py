@@ -110,7 +110,8 @@ class PlayerCard(_View):
     rank: int
     name: str
     title: str | None
-    federation: str
+    federation: str | None
+    """``None``: not known."""
     fide_id: int | None
     rating: int | None
     place: int

@@ -151,8 +151,11 @@ class TitleRules2009:
     def exclusion(
         self, opponent: Player, code: Code, t: Tournament, unrated_scored_zero: bool
     ) -> tuple[str, str] | None:
-        """1.42a–d: ``(article, reason)`` when a game does not count for norms."""
-        if opponent.federation.upper() in self.non_member_federations:
+        """1.42a–d: ``(article, reason)`` when a game does not count for norms. An opponent
+        of unknown federation is not taken for a non-member (1.42a applies to the codes of
+        :attr:`non_member_federations` as the file writes them)."""
+        fed = opponent.federation
+        if fed is not None and fed.upper() in self.non_member_federations:
             return "1.42a", "opponent's federation is not a FIDE member"
         if opponent.computer:
             return "1.42b", "game against a computer"
