@@ -22,7 +22,7 @@ from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_titles, verdict_for
+from tracker.evaluation import norm_event, norm_titles, verdict_for
 from tracker.prospects import Outlook
 from tracker.replay import InputError, Replay, Sourced, read_bytes, to_jsonl, with_edition
 from tracker.report import breakdown, prospect, story
@@ -85,6 +85,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
             announced.add(tid)
             state = run.states[tid]
             print(f"# {state.tournament.name or tid}: edition {state.edition_reason}", file=out)
+            gate = norm_event(state)
+            verdict = "a norm event" if gate.norms else "NOT a norm event"
+            print(f"# {verdict}: {gate.reason}", file=out)
         for alert in alerts:
             if args.format == "jsonl":
                 print(to_jsonl(alert), file=out)
@@ -134,7 +137,7 @@ def cmd_check(args: argparse.Namespace) -> int:
             evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
         ):
             print(line)
-        if up_to < state.tournament.planned_rounds:
+        if up_to < state.tournament.planned_rounds and norm_event(state).norms:
             secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
             p = Outlook(state, up_to).prospect(player.rank, title, secured)
             print()

@@ -144,6 +144,9 @@ class Context:
     swiss_exempt_possible: bool = False
     """The Swiss exemption holds if players of unknown federation are foreign (each from a
     federation of their own): it depends on them when :attr:`swiss_exempt` does not hold."""
+    event_check: Check | None = None
+    """A requirement of the event every norm fails (its rate of play:
+    :func:`tracker.evaluation.norm_event`); ``None`` for an event that can give norms."""
 
     def opponent(self, cell: Cell) -> Player:
         """The opponent of ``cell`` as the norm rules see them: with the rating at the
@@ -228,6 +231,8 @@ class _Spec:
     """The federation exemption when players of unknown federation may make it hold (the
     Swiss exemption's field, 1.4.3b's host federation); :attr:`exemption` when it holds
     anyway."""
+    event_check: Check | None = None
+    """:attr:`Context.event_check`: listed first in every evidence, and no norm."""
     optimistic: bool = False
     """Judge requirements that depend on unknown federations as met: the search for an
     attempt that is *possible* (:func:`evaluate`'s breakdown, prospects). A norm is
@@ -293,6 +298,7 @@ def _spec(
         tournament=t,
         exemption=exemption,
         exemption_possible=exemption or _possible_exemption(player, ctx, rules),
+        event_check=ctx.event_check,
         optimistic=optimistic,
         floor=rules.rating_floor[title],
         raise_count=rules.raised_opponents,
@@ -646,6 +652,8 @@ def _explain(
     if spec.counted_as > spec.min_games:
         needed_games += f", counted as {spec.counted_as}"
     checks = [Check(spec.games_article, "games", needed_games, str(n), n >= spec.min_games)]
+    if spec.event_check is not None:
+        checks.insert(0, spec.event_check)
     if n == 0:
         return Verdict(
             spec.title, False, cut, (), tuple(ignored), score, 0, None, None, (), 0, tuple(checks)
@@ -975,7 +983,7 @@ def find_norms(
 ) -> dict[Title, Verdict]:
     """:func:`find_norm` for several titles, splitting the games only once."""
     titles = list(titles)
-    if not titles or _hopeless(player, cells, titles, ctx, rules):
+    if not titles or ctx.event_check is not None or _hopeless(player, cells, titles, ctx, rules):
         return {}
     games = norm_games(player, cells, ctx, rules)
     profile = _Profile.of(games[0])
@@ -1029,6 +1037,8 @@ def _find(
     the best attempt that is possible for some federations of the players whose federation
     is unknown (:attr:`_Spec.optimistic`)."""
     counted, excluded, forfeit = games
+    if ctx.event_check is not None:
+        return None  # no norm in this event (its rate of play)
     spec = _spec(title, player, ctx, rules, optimistic)
     last = max((c.round for c in cells), default=0)
 

@@ -110,6 +110,18 @@ class TitleRules2009:
     rating_title_min_games: int | None = None
     """Titles by rating (FM, CM, WFM, WCM) need this many rated games when the rating is
     reached (1.3 of 2024, for ratings after 1 July 2017); the 2009 text has no such rule."""
+    norm_rate_minimum: tuple[int, str] | None = (120, "1.14")
+    """Minutes each player must have for 60 moves in a norm event, and the article. 1.14
+    lists the allowed time controls (the summary table of 1.6: "not less than 120 minutes");
+    read as 120 minutes for 60 moves, the least of the listed controls."""
+    max_rounds_per_day: tuple[int, str] | None = (2, "1.13")
+    """1.13: no more than two rounds a day (a flag on the norm)."""
+    one_round_days: tuple[int, frozenset[Title], str] | None = None
+    """Days with one round only that a norm event of these titles must have (1.1.3a of
+    2024); 2009 has no such rule."""
+    max_event_days: tuple[int, str] | None = (90, "1.15")
+    """1.15: normally only events played within 90 days; longer ones (leagues, national
+    championships, approved events) declare the list used (1.16). A flag on the norm."""
 
     # -- 1.41 number of games ------------------------------------------------------------
 
