@@ -64,8 +64,8 @@ def norm_event(state: TournamentState) -> NormEvent:
     if rate.online or rate.pace in (Pace.RAPID, Pace.BLITZ):
         what = "an online event" if rate.online else f"a {rate.pace.value} event"
         reason = (
-            f"{what} ({described}): title norms and title ratings come only from standard "
-            "games over the board (B.02 1.1)"
+            f"{what} ({rate.detail()}): title norms and title ratings come only from "
+            "standard games over the board (B.02 1.1)"
         )
         actual = f"online, {described}" if rate.online else described
         return NormEvent(

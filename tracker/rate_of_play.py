@@ -68,14 +68,18 @@ class RateOfPlay:
     written: str
     """The time control as the file writes it (``""`` when absent)."""
 
+    def detail(self) -> str:
+        """``15 min + 10 sec/move: 25 min for 60 moves``, ``no time control in the file``."""
+        if self.minutes is not None:
+            return f"{self.written}: {_num(self.minutes)} min for 60 moves"
+        if self.written:
+            return f"time control {self.written!r} not understood"
+        return "no time control in the file"
+
     def describe(self) -> str:
         """``rapid (15 min + 10 sec/move: 25 min for 60 moves)``, ``unknown (no time
         control in the file)``."""
-        if self.minutes is not None:
-            return f"{self.pace.value} ({self.written}: {_num(self.minutes)} min for 60 moves)"
-        if self.written:
-            return f"{self.pace.value} (time control {self.written!r} not understood)"
-        return f"{self.pace.value} (no time control in the file)"
+        return f"{self.pace.value} ({self.detail()})"
 
 
 def rating_minimum(highest_rating: int | None) -> int:
@@ -152,15 +156,17 @@ def classify(
 # --------------------------------------------------------------------------- time controls
 
 _UNIT_WORDS = (
-    (r"seconds?|secs?\.?|sekunden?|segundos?|sek\.?|s|\"|''", "s"),
-    (r"hours?|hrs?|stunden?|std\.?|heures?|horas?|h", "h"),
-    (r"minutes?|minuten?|mins?\.?|minutos?|mn|m|'", "m"),
-    (r"moves?|z[uü]ge|zuege|coups|jugadas|mv", "mv"),
+    (r"seconds?|secs?\.?|sekunden?|segundos?|sek\.?|сек\w*|s|\"|''", "s"),
+    (r"hours?|hrs?|stunden?|std\.?|heures?|horas?|час\w*|h", "h"),
+    (r"minutes?|minuten?|mins?\.?|minutos?|мин\w*|mn|m|'", "m"),
+    (r"moves?|z[uü]ge|zuege|coups?|jugadas|tah\w*|ruch\w*|ход\w*|mv", "mv"),
 )
 _TOKEN = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)?)\s*(?P<unit>"
     + "|".join(f"(?:{words})" for words, _ in _UNIT_WORDS)
-    + r")?(?![a-z])|(?P<mv>moves?|z[uü]ge|zuege|coups|jugadas)\b|(?P<sep>[/+,;])"
+    + r")?(?![a-zа-я])"
+    + r"|(?P<mv>moves?|z[uü]ge|zuege|coups?|jugadas|tah\w*|ruch\w*|ход\w*)\b"
+    + r"|(?P<sep>[/+,;])"
     + r"|\b(?P<in>in|for|per|f[uü]r|pour|por|en)\b"
 )
 _HOURS_MINUTES = re.compile(
