@@ -160,3 +160,18 @@ def tournament_events(
         if close_rounds:
             out.append(ev.RoundClosed(tournament_id=tid, round=r))
     return out
+
+
+def berger(n: int) -> list[list[tuple[int, int]]]:
+    """Round-robin pairings for ``n`` (even) players by the circle method: for each round,
+    (white, black) by start rank."""
+    ranks = list(range(1, n + 1))
+    rounds = []
+    for r in range(n - 1):
+        pairs = []
+        for i in range(n // 2):
+            a, b = ranks[i], ranks[n - 1 - i]
+            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
+        rounds.append(pairs)
+        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
+    return rounds

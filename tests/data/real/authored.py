@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import sys
 from collections.abc import Callable, Sequence
 from datetime import date, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE.parents[2]))  # the checkout, for tests.builders
+
+from tests.builders import berger  # noqa: E402  (after the path above)
 
 
 @dataclasses.dataclass
@@ -92,20 +96,6 @@ def swiss(
             rw, rb = result(white, black, rng)
             white.cells.append((black.rank, "w", rw))
             black.cells.append((white.rank, "b", rb))
-
-
-def berger(n: int) -> list[list[tuple[int, int]]]:
-    """Round-robin rounds for ``n`` (even) players: (white, black) by start rank."""
-    ranks = list(range(1, n + 1))
-    rounds = []
-    for r in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            a, b = ranks[i], ranks[n - 1 - i]
-            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
-        rounds.append(pairs)
-        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
-    return rounds
 
 
 def cell(c: tuple[int | None, str, str] | None, lichess: bool = False) -> str:
