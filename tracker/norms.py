@@ -178,7 +178,7 @@ def norm_games(
                     cell.round,
                     None,
                     cell.code,
-                    rules.articles["games"],
+                    rules.articles["bye"],
                     "bye: not a game",
                     optional=False,
                 )
@@ -485,11 +485,13 @@ class _Federations:
     def certain(self) -> bool:
         return not self.unknown and self.own is not None
 
-    def foreign(self, fid_counts: bool) -> tuple[int, int]:
-        countable = [f for f in self.known if fid_counts or f != "FID"]
+    def foreign(self, rules: TitleRules) -> tuple[int, int]:
+        """Federations other than the player's (:meth:`TitleRules.is_foreign`: FID only
+        where the edition counts it)."""
         if self.own is None:  # the player's own may be any of them
+            countable = [f for f in self.known if rules.is_foreign(f, "")]
             return max(0, len(countable) - 1), len(countable) + len(self.unknown)
-        low = sum(1 for f in countable if f != self.own)
+        low = sum(1 for f in self.known if rules.is_foreign(f, self.own))
         return low, low + len(self.unknown)
 
     def own_games(self) -> tuple[int, int]:
@@ -522,8 +524,7 @@ def _federation_verdicts(
     met surely, failed surely, or depending on players of unknown federation; in an
     :attr:`_Spec.optimistic` search a depending rule counts as met."""
     feds = _Federations.of(kept, spec.player)
-    fid = spec.rules.fid_counts_as_federation
-    foreign = feds.foreign(fid)
+    foreign = feds.foreign(spec.rules)
     foreign_text = _range(foreign)
     if feds.unknown:
         foreign_text += f" (unknown federation: {feds.names()})"
@@ -623,8 +624,10 @@ def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
     return _mix_met(ordered, raised, spec)
 
 
-def _foreign(feds: Counter[str], own: str, fid_counts: bool) -> int:
-    return sum(1 for f in feds if f != own and (fid_counts or f != "FID"))
+def _foreign(feds: Counter[str], own: str, rules: TitleRules) -> int:
+    """How many of ``feds`` are federations other than ``own`` (1.43; FID by the edition)."""
+    foreign = rules.is_foreign
+    return sum(1 for f in feds if foreign(f, own))
 
 
 def _feasible(kept: Sequence[NormGame], spec: _Spec) -> bool:
@@ -835,9 +838,7 @@ class _Search:
         # players of unknown federation as the most favourable reading has them (a bound)
         own = self.spec.player.federation_key
         feds = Counter(g.opponent.federation_key for g in optimistic)
-        if _foreign(feds, own, self.spec.rules.fid_counts_as_federation) < (
-            rule.min_foreign_federations
-        ):
+        if _foreign(feds, own, self.spec.rules) < (rule.min_foreign_federations):
             return False
         if rule.min_other_federations is not None and (
             len(optimistic) - feds[own] < rule.min_other_federations
@@ -1189,7 +1190,7 @@ def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
         return False
     own = spec.player.federation_key  # unknown federations at their most favourable
     feds = Counter(g.opponent.federation_key for g in games)
-    if _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations:
+    if _foreign(feds, own, spec.rules) < rule.min_foreign_federations:
         return False
     if rule.min_other_federations is not None and len(games) - feds[own] < (
         rule.min_other_federations
