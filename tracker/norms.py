@@ -503,7 +503,7 @@ class _Federations:
         most = max(self.known.values(), default=0)
         return max(most, self.most_against_one_unknown), most + self.unknown_games
 
-    def who(self, player: Player) -> str:
+    def who(self) -> str:
         """What the counts depend on, for a requirement's name."""
         parts = []
         if self.unknown:
@@ -546,7 +546,7 @@ def _federation_verdicts(
         if not sure and possible:
             reasons = []
             if feds.unknown or feds.own is None:
-                reasons.append(feds.who(spec.player))
+                reasons.append(feds.who())
             if maybe_exempt is not None:
                 reasons.append(
                     f"the exemption {maybe_exempt}, which players of unknown federation may give"
