@@ -15,18 +15,14 @@ from streams.kafka import ensure_topics
 from streams.records import encode_input
 from streams.settings import Settings
 from tracker import events as ev
-from tracker.replay import read_events, with_rounds
+from tracker.replay import read_bytes, with_rounds
 
 
 def load(path: str | Path, rounds: int | None = None) -> list[ev.InputEvent]:
     """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable);
     ``rounds``: the planned number of rounds, overriding the file's."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = file.read_text(encoding="latin-1")
-    return [s.event for s in with_rounds(read_events(text, file.name), rounds)]
+    return [s.event for s in with_rounds(read_bytes(file.read_bytes(), file.name), rounds)]
 
 
 def round_of(event: ev.InputEvent) -> int:

@@ -249,7 +249,7 @@ class Outlook:
                 ((self.rules.opponent_rating(p), p.rank) for p in players), reverse=True
             )
             self.titles = Counter(p.title for p in players)
-            self.federations = Counter(p.federation for p in players)
+            self.federations = Counter(p.federation_key for p in players)
             self.unrated = sum(1 for p in players if p.rating is None)
         self._games: dict[int, list[NormGame]] = {}
         self._pools: dict[int, _Pool] = {}
@@ -264,14 +264,15 @@ class Outlook:
         self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
         self._scores: dict[int, Fraction] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
+        self._foreign_field: dict[str, frozenset[str]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self._won: dict[int, list[NormGame]] = {}
 
     # ------------------------------------------------------------------ public
 
     def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
-        """Every (player, title) the norm evaluation considers, without the details (which
-        :meth:`prospect` gives)."""
+        """Every (player, title) the norm evaluation considers, without the details or the
+        reasons (which :meth:`prospect` gives)."""
         out = {}
         for rank, player in self.state.players.items():
             for title in self.rules.eligible_norm_titles(player):
@@ -311,9 +312,10 @@ class Outlook:
             routes = self._routes(rank, spec, counted, remaining, every=detail)
             if not routes[0].possible():
                 # the other routes only when the first fails (or for the details)
-                routes = self._routes(rank, spec, counted, remaining, every=True)
+                routes = self._routes(rank, spec, counted, remaining, True, quick=not detail)
                 if not any(route.possible() for route in routes):
-                    return make(reason=_why_not(routes))
+                    # the reason goes with the details (the status pass asks for none)
+                    return make(reason=_why_not(routes) if detail else "")
             if not self.round_robin:
                 return make(Status.POSSIBLE, needs=_needs(routes) if detail else ())
             if not self._wins_all(rank, title):
@@ -372,12 +374,26 @@ class Outlook:
         """The foreign federations (1.43) of the games so far, and how many more the
         remaining opponents could add."""
         if rank not in self._foreign:
-            own = self.state.players[rank].federation
+            own = self.state.players[rank].federation_key
             is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
             foreign = {f for f in have.federations if is_foreign(f, own)}
-            new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
-            self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+            if self.round_robin:
+                new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
+                self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+            else:
+                # a Swiss pool is the field but the players met: of the field's foreign
+                # federations, only those all of whose players were met are gone
+                field = self._foreign_field.get(own)
+                if field is None:
+                    field = frozenset(f for f in self.federations if is_foreign(f, own))
+                    self._foreign_field[own] = field
+                gone = {
+                    f
+                    for other in self._met(rank, over_the_board=True)
+                    if pool.federations[f := self.state.players[other].federation_key] <= 0
+                }
+                self._foreign[rank] = (len(foreign), len(field - gone - foreign))
         return self._foreign[rank]
 
     def weighted(self, rank: int, mo: MO) -> _Weighted | None:
@@ -408,11 +424,13 @@ class Outlook:
         counted: list[NormGame],
         remaining: Sequence[Remaining],
         every: bool,
+        quick: bool = False,
     ) -> list[_Relaxed]:
         """The bounds of the ways the norm search can succeed: first the norm over the games
         (with wins left out, 1.42e, a tail cut, 1.42f, and remaining rounds without a counted
         game, a bye or a forfeit); with ``every``, also 1.4.1c's 8 games where they can
-        still apply (made only when asked for: the first route decides most players).
+        still apply (made only when asked for: the first route decides most players; with
+        ``quick``, for a pass/fail answer, not where the rating alone rules them out).
         1.42c's last-round forfeit counted as a loss needs no bound of its own: the game
         played and lost gives the same record."""
         key = (rank, spec.title)
@@ -426,28 +444,30 @@ class Outlook:
             routes = [_Relaxed(self, spec, counted, self._summary(rank), pool, left)]
             self._bounds[key] = routes
         if every and key not in self._every:
+            m = self._short_games(rank, counted, remaining)
+            if m is not None and quick and not _rating_may_do(routes[0], m):
+                return routes  # its rating cannot pass: not made for a pass/fail answer
             self._every.add(key)
-            short = self._short_route(rank, spec, counted, remaining)
-            if short is not None:
-                short_spec, m = short
+            short = short_requirements(spec) if m is not None else None
+            if short is not None and m is not None:
                 routes.append(
                     _Relaxed(
                         self,
-                        short_spec,
+                        short,
                         counted,
                         self._summary(rank),
                         self._pool(rank, remaining),
                         m,
                         exactly=True,
-                        note=f"{short_spec.games_article}: {short_spec.min_games} games, the "
-                        "round without a counted game a forfeit win or a pairing-allocated bye",
+                        note=f"{short.games_article}: {short.min_games} games, the round "
+                        "without a counted game a forfeit win or a pairing-allocated bye",
                     )
                 )
         return routes
 
-    def _short_route(
-        self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
-    ) -> tuple[Requirements, int] | None:
+    def _short_games(
+        self, rank: int, counted: list[NormGame], remaining: Sequence[Remaining]
+    ) -> int | None:
         """1.4.1c (2024): whether the norm can still come from 8 counted games of a 9-round
         event, the ninth round a forfeit win or a pairing-allocated bye, and how many of the
         remaining games must then count: every round so far must be a counted game, but for
@@ -472,9 +492,7 @@ class Outlook:
             m > sum(1 for r in remaining if r.counts) or m + (not missing) > len(remaining)
         ):
             return None
-        short_spec = short_requirements(spec)
-        assert short_spec is not None
-        return short_spec, m
+        return m
 
     def _kept_and_won(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether the whole record, every remaining game won and nothing left
@@ -518,7 +536,7 @@ class Outlook:
         spare = 0  # 1.4.1f: games the record can spare beyond the minimum, each a forfeit
         if self.rules.wins_need_complete_mix(self.tournament) and not complete_mix_holds(won, spec):
             spare = len(won) - spec.min_games
-        short = self._short_route(rank, spec, self._counted(rank), remaining) is not None
+        short = self._short_games(rank, self._counted(rank), remaining) is not None
         for k in range(1, min(max(spare, short), len(remaining)) + 1):
             for forfeits in itertools.combinations(range(len(remaining)), k):
                 rounds = {self.up_to + 1 + i for i in forfeits}
@@ -570,9 +588,9 @@ class Outlook:
             opponents = [g.opponent for g in games]
             self._have[rank] = _Have(
                 Counter(p.title for p in opponents if p.title is not None),
-                Counter(p.federation for p in opponents),
+                Counter(p.federation_key for p in opponents),
                 sum(1 for p in opponents if p.rating is None),
-                Counter(p.federation for p in wins),
+                Counter(p.federation_key for p in wins),
                 sum(1 for p in wins if p.rating is None),
             )
         return self._have[rank]
@@ -597,7 +615,7 @@ class Outlook:
                 len(players),
                 tuple(ratings),
                 Counter(p.title for p in players),
-                Counter(p.federation for p in players),
+                Counter(p.federation_key for p in players),
                 sum(1 for p in players if p.rating is None),
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
@@ -615,7 +633,7 @@ class Outlook:
         for other in gone:
             p = self.state.players[other]
             titles[p.title] -= 1
-            federations[p.federation] -= 1
+            federations[p.federation_key] -= 1
         return _Pool(
             len(self.state.players) - len(gone),
             tuple(best),
@@ -798,7 +816,7 @@ class _Relaxed:
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
         rule = spec.mix(n, (n + 1) // 2 if double else n)
-        own = spec.player.federation
+        own = spec.player.federation_key
         holders = rule.title_holder_titles
         holders_have = sum(c for t, c in have.titles.items() if t in holders)
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
@@ -878,6 +896,18 @@ class _Relaxed:
                 previous = average
                 out.append(Need(m, self.o.score(h), average, best, self.note))
         return tuple(out)
+
+
+def _rating_may_do(main: _Relaxed, m: int) -> bool:
+    """Whether a record of the games so far, every one kept, and ``m`` remaining games all
+    won against the strongest players of the pool reaches the rating requirement (1.48,
+    1.48a): the first test 1.4.1c's route (:meth:`_Relaxed.possible`, no win left out)
+    makes, here from the main route's sums."""
+    if m > main.left:
+        return False
+    games, half, adjusted = next(main.drops())
+    total = main.o.least_sum(main.spec, half + 2 * m, games + m)
+    return total is not None and total - adjusted <= main.best[m]
 
 
 def _needs(routes: Sequence[_Relaxed]) -> tuple[Need, ...]:
