@@ -12,13 +12,18 @@
 from __future__ import annotations
 
 from datetime import date
+from pathlib import Path
+
+import pytest
 
 from tests.open_files import cut, swiss_file, text
 from tests.test_transition import run
 from tracker import events as ev
 from tracker.prospects import Outlook, Status
-from tracker.replay import read_events, replay
+from tracker.replay import read_bytes, read_events, replay
+from tracker.text_decoding import decode
 from tracker.titles import Title
+from tracker.trf import format_trf, parse_trf
 
 
 def alerts_of(trf_text: str) -> list[ev.OutputEvent]:
@@ -168,3 +173,31 @@ def test_with_the_rounds_unknown_nobody_is_out_of_reach_for_lack_of_games() -> N
     state, _ = run(s.event for s in read_events(text(later), "later.trf"))
     p = Outlook(state, 10).prospect(1, Title.IM, secured=False)
     assert "at most 16 rounds in all are assumed (6 more games for this player)" in p.assumption
+
+
+# ----------------------------------------------------------------------------- cut files
+
+ROOT = Path(__file__).resolve().parent.parent
+CUT_FILES = [
+    *sorted((ROOT / "seeds").glob("*.trf")),
+    ROOT / "tests" / "data" / "real" / "authored-czech-round-robin-cp1250-2019.trf",
+]
+
+
+@pytest.mark.parametrize("planned", [True, False], ids=["xxr", "no-xxr"])
+@pytest.mark.parametrize("path", CUT_FILES, ids=lambda p: p.name)
+def test_a_file_cut_after_any_round_rules_out_no_norm_the_full_file_gives(
+    path: Path, planned: bool
+) -> None:
+    """Each file exported after each round (with its XXR, and without: the rounds then
+    unknown, or derived for a round robin) never puts out of reach a norm the whole event
+    gives."""
+    raw = path.read_bytes()
+    full = list(replay(read_bytes(raw, path.name)))
+    achieved = {(a.player.rank, a.title) for a in full if isinstance(a, ev.NormAchieved)}
+    trf = parse_trf(decode(raw).text)
+    for after in range(1, trf.rounds):
+        part = format_trf(cut(trf, after, planned=planned)).encode()
+        alerts = replay(read_bytes(part, path.name))
+        ruled_out = {(a.player.rank, a.title) for a in alerts if isinstance(a, ev.NormOutOfReach)}
+        assert not ruled_out & achieved, (after, ruled_out & achieved)
