@@ -394,12 +394,21 @@ def test_unreadable_input_is_a_sentence(tmp_path: Path, capsys: pytest.CaptureFi
         assert "Errno" not in err
 
 
+def test_out_makes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secured = str(SEEDS / "swiss-11r-secured-2013.trf")
+    out = tmp_path / "out" / "cert.html"
+    assert main(["certificate", secured, "--player", "14", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    capsys.readouterr()
+
+
 def test_an_unwritable_out_is_a_sentence(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     secured = str(SEEDS / "swiss-11r-secured-2013.trf")
+    (tmp_path / "a-file").write_text("")
     for out, why in (
-        (tmp_path / "no-such-folder" / "c.pdf", f"the folder {tmp_path / 'no-such-folder'} does "),
+        (tmp_path / "a-file" / "c.pdf", "a part of the path is a file, not a folder"),
         (tmp_path, "is a folder, not a file"),
     ):
         code, _, err = run(capsys, "certificate", secured, "--player", "14", "--out", str(out))

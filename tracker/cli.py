@@ -67,14 +67,15 @@ def _load(path: str, edition: str | None) -> list[Sourced]:
 
 
 def _write(path: str, data: bytes) -> None:
+    """Write ``--out``, making its folder if needed (``out/cert.pdf`` in a fresh clone)."""
+    file = Path(path)
     try:
-        Path(path).write_bytes(data)
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(data)
     except OSError as exc:
-        folder = Path(path).parent
-        if isinstance(exc, FileNotFoundError) and not folder.is_dir():
-            reason = f"the folder {folder} does not exist"
-        else:
-            reason = _why(exc)
+        reason = _why(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            reason = "a part of the path is a file, not a folder"
         raise InputError(f"--out {path}: cannot write it: {reason}") from None
 
 
