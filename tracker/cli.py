@@ -21,18 +21,15 @@ from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_titles, verdict_for
-from tracker.prospects import Outlook
 from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
-from tracker.report import breakdown, prospect, story
+from tracker.report import check_lines, story
 from tracker.state import TournamentState
-from tracker.titles import Title
+from tracker.titles import NORM_TITLES, Title
 
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
-NORM_TITLES = [t.value for t in Title if t.is_norm_title]
+NORM_TITLE_NAMES = [t.value for t in NORM_TITLES]
 
 OPTIONAL_COMMANDS = {"streams": ("worker", "publish", "alerts", "dead-letters", "schema")}
 """The subcommands each ``tracker.commands`` plugin adds, by the plugin's name, which is the
@@ -79,14 +76,14 @@ def _write(path: str, data: bytes) -> None:
         raise InputError(f"--out {path}: cannot write it: {reason}") from None
 
 
-def _up_to(args: argparse.Namespace, state: TournamentState) -> int:
-    """The round asked for with ``--round`` (default: the last finished), within the
-    rounds that have finished."""
+def _up_to(args: argparse.Namespace, state: TournamentState) -> int | None:
+    """The round asked for with ``--round`` (``None`` if not asked), one of the rounds that
+    have finished."""
     finished = state.announced
     if finished == 0:
         raise InputError(f"{args.file}: no round has finished yet")
     if args.round is None:
-        return finished
+        return None
     if not 1 <= args.round <= finished:
         of = f" of {state.tournament.planned_rounds}"
         raise InputError(
@@ -176,36 +173,12 @@ def _player(state: TournamentState, wanted: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     state = _final_state(args)
-    player = state.players[_player(state, args.player)]
-    up_to = _up_to(args, state)
-    titles = [Title(args.title)] if args.title else norm_titles(player)
-    if not titles:
-        print(f"{player.label()} already holds every norm title they could gain")
-        return 0
-    print(f"# edition {state.edition_reason}")
-    for i, title in enumerate(titles):
-        verdict = verdict_for(state, player.rank, title, up_to)
-        floor = state.title_rules.rating_floor[title]
-        if i:
-            print()
-        for line in breakdown(
-            evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
-        ):
-            print(line)
-        if up_to < state.tournament.planned_rounds:
-            secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
-            p = Outlook(state, up_to).prospect(player.rank, title, secured)
-            print()
-            for line in prospect(
-                p.status.value,
-                p.reason,
-                prospect_detail(p),
-                player_ref(player),
-                title.value,
-                up_to,
-            ):
-                print(line)
-    return 0
+    rank = _player(state, args.player)
+    up_to = _up_to(args, state) or state.announced
+    lines, status = check_lines(state, rank, Title(args.title) if args.title else None, up_to)
+    for line in lines:
+        print(line)
+    return status
 
 
 def cmd_certificate(args: argparse.Namespace) -> int:
@@ -284,7 +257,7 @@ def build_parser() -> argparse.ArgumentParser:
         "title regulations to judge by (default: the edition in force on the start date): "
         + describe_editions()
     )
-    titles = ", ".join(NORM_TITLES)
+    titles = ", ".join(NORM_TITLE_NAMES)
 
     replay = sub.add_parser("replay", help="replay a TRF or JSONL tournament and print alerts")
     replay.add_argument("file", help="TRF file, or JSONL file of input events")
@@ -306,9 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--title",
         type=_title,
-        choices=NORM_TITLES,
+        choices=NORM_TITLE_NAMES,
         metavar="TITLE",
-        help=f"the norm to check: {titles} (default: every norm title the player lacks)",
+        help=f"the norm to check: {titles} (default: every norm title the player can gain)",
     )
     check.add_argument("--round", type=int, help="after this round (default: the last finished)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
@@ -322,9 +295,10 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument(
         "--title",
         type=_title,
-        choices=NORM_TITLES,
+        choices=NORM_TITLE_NAMES,
         metavar="TITLE",
-        help=f"the norm to certify: {titles} (default: the strongest achieved)",
+        help=f"the norm to certify: {titles} (default: the strongest with an alert in force, "
+        "else achieved)",
     )
     cert.add_argument("--round", type=int, help="after this round (default: the last finished)")
     cert.add_argument(
