@@ -80,9 +80,10 @@ class CertificateEvent(_Model):
     players: int
     rated_players: int
     foreign_players: int | None
-    """Players of a federation other than the host's; ``None`` without a host federation."""
+    """Players of a known federation other than the host's; ``None`` without a host
+    federation."""
     federations: int
-    """Federations represented."""
+    """Federations represented (known ones)."""
     title_holders: dict[str, int]
     """Players holding each title (``GM``, ``IM``, ``WGM``, …); untitled players not counted."""
 
@@ -128,7 +129,7 @@ class NormCertificate(_Model):
     """Opponents by title (``untitled`` for none)."""
     opponent_federations: dict[str, int]
     foreign_opponents: int
-    """Opponents of a federation other than the player's."""
+    """Opponents of a known federation other than the player's (known too)."""
     unrated_opponents: int
     requirements: tuple[ev.Requirement, ...]
     alert_id: str | None
@@ -225,8 +226,15 @@ def certificate(
         ra=proof.average_rating,
         rp=proof.performance,
         opponent_titles=dict(sorted(Counter(o.title or "untitled" for o in opponents).items())),
-        opponent_federations=dict(sorted(Counter(o.federation for o in opponents).items())),
-        foreign_opponents=sum(o.federation != player.federation for o in opponents),
+        opponent_federations=dict(
+            sorted(Counter(o.federation or "unknown" for o in opponents).items())
+        ),
+        foreign_opponents=sum(
+            o.federation is not None
+            and player.federation is not None
+            and o.federation != player.federation
+            for o in opponents
+        ),
         unrated_opponents=sum(o.rating is None for o in opponents),
         requirements=proof.requirements,
         alert_id=alert,
@@ -315,9 +323,11 @@ def event_facts(state: TournamentState) -> CertificateEvent:
         players=len(state.players),
         rated_players=sum(p.rating is not None for p in players),
         foreign_players=(
-            sum(p.federation != t.host_federation for p in players) if t.host_federation else None
+            sum(p.federation not in (None, t.host_federation) for p in players)
+            if t.host_federation
+            else None
         ),
-        federations=len({p.federation for p in players}),
+        federations=len({p.federation for p in players} - {None}),
         title_holders={title.value: titles[title.value] for title in Title if titles[title.value]},
     )
 

@@ -200,7 +200,7 @@ def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
                     text(o.title),
                     text(o.name),
                     text(o.fide_id),
-                    text(o.federation),
+                    text(o.federation or "?"),
                     text(o.rating),
                     str(g.rating_used),
                     text(g.result),

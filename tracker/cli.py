@@ -19,11 +19,13 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
+from typing import TextIO
 
 from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
+from tracker.evaluation import norm_event
+from tracker.replay import InputError, Replay, Sourced, read_bytes, to_jsonl, with_edition
 from tracker.report import check_lines, story
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
@@ -56,11 +58,7 @@ def _load(path: str, edition: str | None) -> list[Sourced]:
         data = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it: {_why(exc)}") from None
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = data.decode("latin-1")
-    return with_edition(read_events(text, file.name), edition)
+    return with_edition(read_bytes(data, file.name), edition)
 
 
 def _write(path: str, data: bytes) -> None:
@@ -138,10 +136,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
         tid = item.event.tournament_id
-        if args.format == "text" and tid in run.states and tid not in announced:
-            announced.add(tid)
-            state = run.states[tid]
-            print(f"# {state.tournament.name or tid}: edition {state.edition_reason}", file=out)
+        registering = isinstance(item.event, (ev.TournamentRegistered, ev.PlayerRegistered))
+        if args.format == "text" and not registering and tid not in announced:
+            announced.add(tid)  # once the players are known (the rate of play reads them)
+            print_header(run.states[tid], out)
         for alert in alerts:
             if args.format == "jsonl":
                 print(to_jsonl(alert), file=out)
@@ -150,6 +148,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(line, file=out)
     progress.close()
     return 0
+
+
+def print_header(state: TournamentState, out: TextIO) -> None:
+    """The edition a tournament is judged by, and whether it is a norm event and why."""
+    t = state.tournament
+    print(f"# {t.name or t.id}: edition {state.edition_reason}", file=out)
+    gate = norm_event(state)
+    print(f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}", file=out)
 
 
 def _final_state(args: argparse.Namespace) -> TournamentState:

@@ -112,6 +112,8 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
                     "document.querySelectorAll('#alerts li[data-type=norm_achieved]').length"
                 ),
                 "rows": await page.eval("document.querySelectorAll('tr.player').length"),
+                # the inline <style> applies under the page's Content-Security-Policy
+                "margin": await page.eval("getComputedStyle(document.body).marginTop"),
                 # against the phone's width: an emulated phone widens its viewport to
                 # content wider than the screen, so innerWidth would hide an overflow
                 "overflow": await page.eval(
@@ -134,6 +136,7 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert seen["round_before"] == "after round 8 of 11"
     assert seen["norms_before"] == 0
     assert seen["rows"] == 32
+    assert seen["margin"] == "0px"
     assert seen["overflow"] <= 0, "the page is wider than the phone's screen"
     assert "GM norm secured" in seen["alert"]
     assert "Dumitrescu, Radu" in seen["alert"]
