@@ -80,7 +80,7 @@ def test_the_full_open_gives_the_candidate_an_im_norm_after_the_last_round() -> 
     alerts = full_alerts()
     (norm,) = [a for a in alerts if isinstance(a, ev.NormAchieved)]
     assert (norm.player.rank, norm.title, norm.round) == (1, "IM", 9)
-    assert (norm.evidence.score, norm.evidence.games) == ("6½", 9)
+    assert (norm.evidence.score, norm.evidence.games) == (6.5, 9)
     assert (norm.evidence.average_rating, norm.evidence.performance) == (2315, 2481)
     assert not norm.secured_early
 

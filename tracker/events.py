@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import pydantic
 from pydantic import (
@@ -365,7 +365,10 @@ class NormEvidence(_Event):
     achieved: bool
     rounds_considered: int
     games: int
-    score: str
+    score: float
+    """Points in the games counted, a number (a half point is ``.5``)."""
+    score_text: str
+    """The same as arbiters write it (``6½``, ``½``), for display."""
     percentage: int
     average_rating: int | None
     performance: int | None
@@ -429,7 +432,19 @@ def _empty(value: object) -> bool:
     return not value
 
 
+SCHEMA_VERSION: Final = 3
+"""The version of the output events' contract (README, "The event contract"): raised when a
+field of an output event changes its type or meaning or goes away; a new optional field or a
+new alert type keeps it. 1 (no field): scores were strings (``"6½"``); 2: scores are numbers,
+with ``score_text`` beside them where a page shows them; 3: a prospect's ``games_left`` may be
+``null`` (a Swiss whose number of rounds is unknown), ``secured_early`` is false for a norm
+announced with ``conditions``, and ``round_finished.last_round`` is false while the number of
+rounds is unknown."""
+
+
 class _Alert(_Event):
+    schema_version: Literal[3] = SCHEMA_VERSION
+    """:data:`SCHEMA_VERSION`, on every alert, so a subscriber sees which contract it reads."""
     alert_id: str
     tournament_id: str
     round: int
@@ -485,7 +500,7 @@ class ProspectNeed(_Event):
     1.47b rounding); ``best_available`` is what the strongest players not yet met average."""
 
     games: int
-    score: str
+    score: float
     average: int
     best_available: int
     note: str = Field(default="", exclude_if=_empty)
@@ -498,7 +513,7 @@ class ProspectWay(_Event):
     with ``results``: the candidate's TRF letter (``1``, ``=``, ``0``) for each game of the
     prospect's ``remaining``, in its order (empty when the ways are only a bound)."""
 
-    score: str
+    score: float
     results: tuple[str, ...]
 
 
@@ -546,7 +561,8 @@ class NormOutOfReach(_Alert):
 
 class Standing(_Event):
     player: PlayerRef
-    score: str
+    score: float
+    score_text: str
     live_rating: int | None
     rating_change: int | None
 
