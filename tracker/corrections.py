@@ -1,0 +1,274 @@
+"""A fact of a finished round, or of a player, changed: what is announced is worked out again.
+
+Arbiters correct results, take back a pairing, a bye or a result sent for the wrong board,
+put a player's registration right, take off a player registered by mistake, and reopen a
+round closed too early. Each is a fact like any other; :func:`correct` makes what is
+announced the tracker's verdict on the facts as they are now:
+
+* the rounds that are no longer complete, and every announced round after them, are
+  reopened (``round_reopened``, latest first): their summaries no longer stand;
+* the summary of every round still finished whose standings changed is sent again
+  (``standings_corrected``);
+* the norms are worked out again from round 1, as a replay of the facts would announce
+  them (the round each norm was first achieved in, its evidence, its conditions), and
+  compared with the same work on the facts before the correction: a norm that no longer
+  holds is revoked (``norm_revoked``), one that changed or is new is announced under a new
+  id;
+* the title levels reached and the contention for norms are judged after the last round
+  still finished: a level no longer reached is revoked (``title_rating_revoked``), one
+  reached at another round or rating announced again; a contention that ended gives the
+  usual exit (``norm_out_of_reach`` or ``norm_prospect`` ``left``), or
+  ``norm_prospect_revoked`` where no round is finished any more, the event gives no norms,
+  or the player is no longer evaluated for the title.
+
+Nothing is emitted for what the correction did not change. Every alert made again gets an
+id that also rests on the id of the alert it replaces or on the revocation it follows, so
+a subscriber that drops ids it has seen never drops it; the same facts in the same order
+always give the same ids.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+from tracker import events as ev
+from tracker.alerts import alert_id, norm_alert_id
+from tracker.players import Player
+from tracker.round_alerts import (
+    Emitted,
+    MadeNorm,
+    RoundView,
+    norm_alerts,
+    prospect_alerts,
+    rating_content,
+    rechained,
+    record_norm,
+    revoke_alert,
+    revoke_norm,
+    summary_fields,
+    summary_id,
+    view_after,
+    with_norm_id,
+)
+from tracker.state import TournamentState
+from tracker.titles import Title
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Derived:
+    """What a replay of the facts announces up to a round: the norms in force (by
+    subject, with whether they carry conditions) and each round's evaluation."""
+
+    norms: dict[str, tuple[MadeNorm, bool]]
+    views: list[RoundView]
+
+    def view(self, number: int) -> RoundView | None:
+        return self.views[number - 1] if number >= 1 else None
+
+
+def _derive(state: TournamentState, up_to: int) -> _Derived:
+    """The norms a replay of the state's facts announces by round ``up_to`` (no prospects:
+    the contention is judged after the last round only)."""
+    sent: dict[str, str] = {}
+    made: dict[str, MadeNorm] = {}
+    views = []
+    for number in range(1, up_to + 1):
+        view = view_after(state, number)
+        views.append(view)
+        norm_alerts(state, view, sent, made)
+    norms = {
+        key: (made[key], f"conditional:{key}" in sent) for key in sent if key.startswith("norm:")
+    }
+    return _Derived(norms, views)
+
+
+def correct(
+    before: TournamentState, after: TournamentState, first: int, last: int, why: str
+) -> tuple[TournamentState, Emitted]:
+    """The alerts that bring what is announced from ``before`` to the facts of ``after``:
+    a correction changed round ``first`` (1 for a player), and rounds 1 … ``last`` are still
+    finished (``last`` < ``before.announced``: the rounds after it are reopened). ``why``
+    says what the correction was, for the alerts' reasons. The state returned has rounds
+    1 … ``last`` announced; the caller announces the rounds that have finished since."""
+    t = after.tournament
+    edition = after.title_rules.name
+    sent = dict(after.sent)
+    players: dict[int, Player] = {**before.players, **after.players}
+    out: Emitted = []
+    for number in range(before.announced, last, -1):
+        revokes = summary_id(after, sent, number)
+        ident = alert_id(t.id, "round_reopened", number, revokes)
+        reason = (
+            f"{why}: round {number} is no longer finished"
+            if number == first
+            else f"{why}: round {number} waits for round {first} again"
+        )
+        out.append(
+            ev.RoundReopenedAlert(
+                alert_id=ident,
+                tournament_id=t.id,
+                round=number,
+                edition=edition,
+                revokes=revokes,
+                reason=reason,
+            )
+        )
+        sent[f"round:{number}"] = ident
+
+    old = _derive(before, before.announced)
+    new = _derive(after, last)
+    out.extend(_summaries(before, after, old, new, first, last, sent, why))
+    out.extend(_norms(after, old, new, last, sent, players, why))
+    out.extend(_ratings(before, after, old, new, last, sent, players, why))
+    view = new.view(last)
+    if view is not None and view.gate.norms:
+        reason = (
+            f"{why}: no longer evaluated for the {{title}} norm (contention announced as {{id}})"
+        )
+        out.extend(prospect_alerts(after, view, sent, reason, players))
+    else:
+        if view is None:
+            reason = f"{why}: no round is finished (contention announced as {{id}})"
+        else:
+            reason = f"{why}: the event gives no norms (contention announced as {{id}})"
+        for key in sorted((k for k in sent if k.startswith("prospect:")), key=_order):
+            out.append(revoke_alert(after, last, key, sent, reason, players))
+    return dataclasses.replace(after, sent=MappingProxyType(sent), announced=last), out
+
+
+def _summaries(
+    before: TournamentState,
+    after: TournamentState,
+    old: _Derived,
+    new: _Derived,
+    first: int,
+    last: int,
+    sent: dict[str, str],
+    why: str,
+) -> Emitted:
+    """``standings_corrected`` for each round still finished whose standings changed."""
+    out: Emitted = []
+    t = after.tournament
+    for number in range(max(first, 1), last + 1):
+        was, now = old.view(number), new.view(number)
+        assert was is not None
+        assert now is not None
+        then = summary_fields(before, number, was.rows, _why_not(was))
+        fields = summary_fields(after, number, now.rows, _why_not(now))
+        if then == fields:
+            continue
+        revises = summary_id(after, sent, number)
+        ident = alert_id(t.id, "standings_corrected", number, revises)
+        out.append(
+            ev.StandingsCorrected.model_validate(
+                {
+                    **fields,
+                    "alert_id": ident,
+                    "revises": revises,
+                    "reason": f"{why}: the standings after round {number} changed",
+                }
+            )
+        )
+        sent[f"round:{number}"] = ident
+    return out
+
+
+def _why_not(view: RoundView) -> str | None:
+    return None if view.gate.norms else view.gate.reason
+
+
+def _norms(
+    after: TournamentState,
+    old: _Derived,
+    new: _Derived,
+    last: int,
+    sent: dict[str, str],
+    players: dict[int, Player],
+    why: str,
+) -> Emitted:
+    """Norms in force that no longer hold revoked; norms that changed, or are new,
+    announced (as a replay of the facts announces them, under new ids)."""
+    out: Emitted = []
+    t = after.tournament
+    subjects = {k for k in sent if k.startswith("norm:")} | set(new.norms)
+    for key in sorted(subjects, key=_order):
+        rank = int(key.split(":")[1])
+        if key not in new.norms:
+            reason = f"{why}: the {{title}} norm announced as {{id}} no longer holds"
+            revoked = revoke_norm(after, last, key, sent, reason, players[rank])
+            out.append(revoked)
+            sent[f"corrected:{key}"] = revoked.alert_id
+            continue
+        norm, conditional = new.norms[key]
+        was = old.norms.get(key)
+        if key in sent and was is not None and _same_norm(was[0], norm):
+            continue
+        chain = sent.get(key) or sent.get(f"revoked:{key}", "")
+        a = norm.alert
+        ident = norm_alert_id(t.id, rank, a.title, a.round, norm.digest, chain)
+        norm = with_norm_id(after, norm, ident, chain)
+        out.append(norm.alert)
+        if norm.ignorable is not None:
+            out.append(norm.ignorable)
+        record_norm(sent, key, ident, chain, conditional)
+        sent[f"corrected:{key}"] = ident
+    return out
+
+
+def _same_norm(a: MadeNorm, b: MadeNorm) -> bool:
+    if _content(a.alert) != _content(b.alert):
+        return False
+    if a.ignorable is None or b.ignorable is None:
+        return a.ignorable is b.ignorable
+    return _content(a.ignorable) == _content(b.ignorable)
+
+
+def _ratings(
+    before: TournamentState,
+    after: TournamentState,
+    old: _Derived,
+    new: _Derived,
+    last: int,
+    sent: dict[str, str],
+    players: dict[int, Player],
+    why: str,
+) -> Emitted:
+    """Title levels no longer reached revoked; those reached at another round or rating,
+    or by a corrected player, announced again; new ones announced."""
+    out: Emitted = []
+    was_view, view = old.view(before.announced), new.view(last)
+    was = rating_content(before, was_view) if was_view is not None else {}
+    now = rating_content(after, view) if view is not None else {}
+    subjects = {k for k in sent if k.startswith("rating:")} | set(now)
+    for key in sorted(subjects, key=_order):
+        alert = now.get(key)
+        if alert is None:
+            reason = (
+                f"{why}: the live rating no longer reaches the {{title}} level "
+                "(announced as {id})"
+            )
+            out.append(revoke_alert(after, last, key, sent, reason, players))
+            continue
+        then = was.get(key)
+        if key in sent and then is not None and _content(then) == _content(alert):
+            continue
+        chain = sent.get(key) or sent.get(f"revoked:{key}", "")
+        if chain:
+            alert = rechained(alert, chain)
+        out.append(alert)
+        sent[key] = alert.alert_id
+    return out
+
+
+def _content(alert: ev.OutputEvent) -> dict[str, object]:
+    return alert.model_dump(exclude={"alert_id"})
+
+
+def _order(key: str) -> tuple[int, int, str]:
+    """Subjects (``norm:7:GM``) by start rank, then the higher title first."""
+    _, rank, title = key.split(":")
+    return int(rank), -Title(title).level, title
+
+
+__all__ = ["correct"]
