@@ -18,10 +18,15 @@ Subject = tuple[Any, ...]
 
 
 class Subscriber:
-    def __init__(self) -> None:
+    """``apart``: the alerts come from one output topic each (the order holds within a
+    topic only), so an ``ignorable_games`` is not checked against its norm, which another
+    topic carries; :func:`view` keeps the ignorable games of the norms in force."""
+
+    def __init__(self, apart: bool = False) -> None:
         self.seen: dict[str, str] = {}
         self.in_force: dict[Subject, ev.OutputEvent] = {}
         self.dropped = 0
+        self.apart = apart
 
     def take(self, alerts: Iterable[ev.OutputEvent]) -> Subscriber:
         for alert in alerts:
@@ -48,8 +53,9 @@ class Subscriber:
             force[("norm", a.player.rank, a.title)] = a
             force.pop(("ignorable", a.player.rank, a.title), None)
         elif isinstance(a, ev.IgnorableGames):
-            norm = force[("norm", a.player.rank, a.title)]
-            assert norm.round == a.round
+            if not self.apart:
+                norm = force[("norm", a.player.rank, a.title)]
+                assert norm.round == a.round
             force[("ignorable", a.player.rank, a.title)] = a
         elif isinstance(a, ev.NormRevoked):
             norm = force.pop(("norm", a.player.rank, a.title))
@@ -69,19 +75,30 @@ class Subscriber:
             assert force.pop(("prospect", a.player.rank, a.title)).alert_id == a.revokes
 
     def view(self) -> dict[Subject, object]:
-        """The alerts in force as they can be compared between two histories of the same
-        facts: without ids (an alert made again has a new one) and what rests on them; a
-        round's summary by its fields (a ``standings_corrected`` stands for the round's
-        ``round_finished``); a contention by who is in it (the entry keeps the round and
-        the prospect of the moment the player entered, so it depends on the history)."""
-        out: dict[Subject, object] = {}
-        for subject, alert in self.in_force.items():
-            if subject[0] == "prospect":
-                out[subject] = True
+        return view(self.in_force)
+
+
+def view(force: dict[Subject, ev.OutputEvent]) -> dict[Subject, object]:
+    """The alerts in force as they can be compared between two histories of the same
+    facts: without ids (an alert made again has a new one) and what rests on them; a
+    round's summary by its fields (a ``standings_corrected`` stands for the round's
+    ``round_finished``); a contention by who is in it (the entry keeps the round and the
+    prospect of the moment the player entered, so it depends on the history); the
+    ignorable games of the norms in force (a revocation takes them back with the norm)."""
+    out: dict[Subject, object] = {}
+    for subject, alert in force.items():
+        if subject[0] == "prospect":
+            out[subject] = True
+            continue
+        if isinstance(alert, ev.IgnorableGames):
+            norm = force.get(("norm", *subject[1:]))
+            if not isinstance(norm, ev.NormAchieved) or (norm.round, norm.evidence.ignored) != (
+                alert.round,
+                alert.games,
+            ):
                 continue
-            body = alert.model_dump(exclude={"alert_id", "revises", "reason", "type"})
-            out[subject] = body
-        return out
+        out[subject] = alert.model_dump(exclude={"alert_id", "revises", "reason", "type"})
+    return out
 
 
 def in_force(alerts: Iterable[ev.OutputEvent]) -> dict[Subject, object]:

@@ -35,9 +35,9 @@ from tracker.transition import Rejected, apply
 Events = list[ev.InputEvent]
 
 
-def rr(close_rounds: bool) -> Events:
+def rr(close_rounds: bool, tid: str = RR) -> Events:
     return tournament_events(
-        RR,
+        tid,
         RR_NAMES,
         rr_games(),
         planned_rounds=9,
@@ -77,71 +77,83 @@ OTHER = next(r for r in range(2, 11) if r not in CANDIDATE_R3)
 """A player the candidate does not meet in round 3."""
 
 
-def _registration(rank: int, **fields: object) -> ev.PlayerRegistered:
+def _registration(rank: int, tid: str = RR, **fields: object) -> ev.PlayerRegistered:
     name, rating, title, fed = RR_NAMES[rank - 1]
     base = {"name": name, "rating": rating, "title": title, "federation": fed}
-    return ev.PlayerRegistered.model_validate({"tournament_id": RR, "rank": rank, **base, **fields})
+    return ev.PlayerRegistered.model_validate(
+        {"tournament_id": tid, "rank": rank, **base, **fields}
+    )
 
 
-def _corrected(rank: int) -> ev.PlayerCorrected:
-    return ev.PlayerCorrected(**_registration(rank).model_dump(exclude={"type"}))
+def _corrected(rank: int, tid: str = RR) -> ev.PlayerCorrected:
+    return ev.PlayerCorrected(**_registration(rank, tid).model_dump(exclude={"type"}))
 
 
 Case = tuple[Callable[[Events], Events], list[ev.InputEvent]]
 """How the mistake goes into the feed, and its correction."""
 
-CASES: dict[str, Case] = {
-    "a pairing that contradicts the real one": (
-        lambda e: [
-            *e[: round_start(e, 3)],
-            ev.Pairing(tournament_id=RR, round=3, white=1, black=OTHER),
-            *e[round_start(e, 3) :],
-        ],
-        [ev.PairingRemoved(tournament_id=RR, round=3, white=1, black=OTHER)],
-    ),
-    "an eleventh player": (
-        lambda e: [
-            *e[: after_registrations(e)],
-            ev.PlayerRegistered(
-                tournament_id=RR, rank=11, name="Ghost", federation="ESP", rating=2300
+
+def cases(tid: str = RR) -> dict[str, Case]:
+    """Each mistake of the issue in the round robin ``tid``, with its correction."""
+
+    def before_round_3(wrong: ev.InputEvent) -> Callable[[Events], Events]:
+        return lambda e: [*e[: round_start(e, 3)], wrong, *e[round_start(e, 3) :]]
+
+    ghost = ev.PlayerRegistered(tournament_id=tid, rank=11, name="Ghost", federation="ESP")
+    win = next(g for g in rr_games() if g[0] == 1 and 1 in g[1:3])
+    lost = "0-1" if win[1] == 1 else "1-0"
+    return {
+        "a pairing that contradicts the real one": (
+            before_round_3(ev.Pairing(tournament_id=tid, round=3, white=1, black=OTHER)),
+            [ev.PairingRemoved(tournament_id=tid, round=3, white=1, black=OTHER)],
+        ),
+        "an eleventh player": (
+            lambda e: [*e[: after_registrations(e)], ghost, *e[after_registrations(e) :]],
+            [ev.PlayerRemoved(tournament_id=tid, rank=11)],
+        ),
+        "round 3 closed before its last results": (
+            lambda e: [
+                *e[: round_start(e, 3) + 2],
+                ev.RoundClosed(tournament_id=tid, round=3),
+                *e[round_start(e, 3) + 2 :],
+            ],
+            [ev.RoundReopened(tournament_id=tid, round=3)],
+        ),
+        "a full-point bye for a player who played": (
+            before_round_3(ev.Bye(tournament_id=tid, round=3, player=1, kind="F")),
+            [ev.ByeRemoved(tournament_id=tid, round=3, player=1)],
+        ),
+        "a result on a board that was not paired": (
+            before_round_3(
+                ev.GameResult(tournament_id=tid, round=3, white=1, black=OTHER, result="1-0")
             ),
-            *e[after_registrations(e) :],
-        ],
-        [ev.PlayerRemoved(tournament_id=RR, rank=11)],
-    ),
-    "round 3 closed before its last results": (
-        lambda e: [
-            *e[: round_start(e, 3) + 2],
-            ev.RoundClosed(tournament_id=RR, round=3),
-            *e[round_start(e, 3) + 2 :],
-        ],
-        [ev.RoundReopened(tournament_id=RR, round=3)],
-    ),
-    "a full-point bye for a player who played": (
-        lambda e: [
-            *e[: round_start(e, 3)],
-            ev.Bye(tournament_id=RR, round=3, player=1, kind="F"),
-            *e[round_start(e, 3) :],
-        ],
-        [ev.ByeRemoved(tournament_id=RR, round=3, player=1)],
-    ),
-    "a result on a board that was not paired": (
-        lambda e: [
-            *e[: round_start(e, 3)],
-            ev.GameResult(tournament_id=RR, round=3, white=1, black=OTHER, result="1-0"),
-            *e[round_start(e, 3) :],
-        ],
-        [ev.PairingRemoved(tournament_id=RR, round=3, white=1, black=OTHER)],
-    ),
-    "an opponent's rating registered 300 points low": (
-        lambda e: [_registration(2, rating=2260) if _is(x, 2) else x for x in e],
-        [_corrected(2)],
-    ),
-    "the candidate registered as a GM": (
-        lambda e: [_registration(1, title="GM") if _is(x, 1) else x for x in e],
-        [_corrected(1)],
-    ),
-}
+            [ev.PairingRemoved(tournament_id=tid, round=3, white=1, black=OTHER)],
+        ),
+        "an opponent's rating registered 300 points low": (
+            lambda e: [_registration(2, tid, rating=2260) if _is(x, 2) else x for x in e],
+            [_corrected(2, tid)],
+        ),
+        "the candidate registered as a GM": (
+            lambda e: [_registration(1, tid, title="GM") if _is(x, 1) else x for x in e],
+            [_corrected(1, tid)],
+        ),
+        "the candidate's round-1 win entered as a loss": (
+            lambda e: [
+                x.model_copy(update={"result": lost})
+                if isinstance(x, ev.GameResult) and x.round == 1 and 1 in (x.white, x.black)
+                else x
+                for x in e
+            ],
+            [
+                ev.ResultCorrected(
+                    tournament_id=tid, round=1, white=win[1], black=win[2], result=win[3]
+                )
+            ],
+        ),
+    }
+
+
+CASES = cases()
 
 
 def _is(event: ev.InputEvent, rank: int) -> bool:
@@ -564,3 +576,67 @@ def test_reopening_round_1_revokes_every_contention() -> None:
     assert {a.player.rank for a in revoked} == entered
     assert all("no round is finished" in a.reason for a in revoked)
     assert emitted[0].type == "round_reopened"
+
+
+def test_a_round_reopened_while_complete_waits_for_its_next_pairing() -> None:
+    """A round that finished before its last pairings came (every board known had a
+    result; here the input sends pairings): ``round_reopened`` changes nothing announced
+    until a pairing without a result makes the round incomplete; its result finishes it
+    again."""
+    paired: Events = []
+    for e in rr(close_rounds=True):
+        if isinstance(e, ev.GameResult) and e.round not in {getattr(p, "round", 0) for p in paired}:
+            boards = berger(10)[e.round - 1]
+            paired += [
+                ev.Pairing(tournament_id=RR, round=e.round, white=w, black=b) for w, b in boards
+            ]
+        paired.append(e)
+    state, alerts, refused = feed(paired)
+    assert refused == 0
+    white, black = board_of(9, 1)
+    result = next(g[3] for g in rr_games() if g[0] == 9 and 1 in g[1:3])
+    state, taken = apply(
+        state, ev.PairingRemoved(tournament_id=RR, round=9, white=white, black=black)
+    )
+    assert state.announced == 9, "the other boards of round 9 all have results"
+    state, emitted = apply(state, ev.RoundReopened(tournament_id=RR, round=9))
+    assert emitted == []
+    assert state.announced == 9
+    state, reopened = apply(state, ev.Pairing(tournament_id=RR, round=9, white=white, black=black))
+    assert [a.type for a in reopened][:1] == ["round_reopened"]
+    assert state.announced == 8
+    state, again = apply(
+        state, ev.GameResult(tournament_id=RR, round=9, white=white, black=black, result=result)
+    )
+    assert state.announced == 9
+    held = Subscriber().take([*alerts, *taken, *reopened, *again])
+    assert held.dropped == 0
+    assert held.view() == in_force(alerts)
+
+
+def test_a_withdrawal_needs_no_event_of_its_own() -> None:
+    """A player withdraws after round 4 of the round robin, whose input sends results only
+    (no pairings, so a round waits until every registered player is placed): the arbiter
+    enters the absences ahead (``bye`` ``Z``, as TRF exports have them) and each scheduled
+    opponent gets a bye, and every later round finishes with its results."""
+    events: Events = []
+    for e in rr(close_rounds=False):
+        if _plays(e, 10, after=4):
+            assert isinstance(e, ev.GameResult)
+            other = e.black if e.white == 10 else e.white
+            e = ev.Bye(tournament_id=RR, round=e.round, player=other, kind="U")
+        events.append(e)
+    absences = [ev.Bye(tournament_id=RR, round=r, player=10, kind="Z") for r in range(5, 10)]
+    at = round_start(events, 2)
+    state, alerts, refused = feed([*events[:at], *absences, *events[at:]])
+    assert refused == 0
+    assert state.announced == 9
+    assert [a.round for a in alerts if isinstance(a, ev.RoundFinished)] == list(range(1, 10))
+
+
+def _plays(event: ev.InputEvent, rank: int, after: int) -> bool:
+    return (
+        isinstance(event, ev.GameResult)
+        and event.round > after
+        and rank in (event.white, event.black)
+    )
