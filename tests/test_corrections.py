@@ -21,10 +21,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.builders import berger, climber_events, tournament_events
+from tests.builders import berger, climber_events
 from tests.in_force import Subscriber, in_force
 from tests.test_check_matches_alerts import tournaments as generated
-from tests.test_transition import RR, RR_NAMES, rr_games
+from tests.test_transition import RR, RR_NAMES, rr_events, rr_games
 from tracker import events as ev
 from tracker.alerts import alert_id
 from tracker.certificate import certificate
@@ -36,15 +36,8 @@ Events = list[ev.InputEvent]
 
 
 def rr(close_rounds: bool, tid: str = RR) -> Events:
-    return tournament_events(
-        tid,
-        RR_NAMES,
-        rr_games(),
-        planned_rounds=9,
-        system="round_robin",
-        host="ESP",
-        close_rounds=close_rounds,
-    )
+    """The round robin's feed, its rounds closed or not."""
+    return rr_events(close_rounds, tid)
 
 
 def feed(events: Sequence[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent], int]:

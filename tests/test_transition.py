@@ -58,9 +58,9 @@ def rr_games() -> list[tuple[int, int, int, str]]:
     return games
 
 
-def rr_events(close_rounds: bool = False) -> list[ev.InputEvent]:
+def rr_events(close_rounds: bool = False, tid: str = RR) -> list[ev.InputEvent]:
     return tournament_events(
-        RR,
+        tid,
         RR_NAMES,
         rr_games(),
         planned_rounds=9,

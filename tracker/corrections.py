@@ -91,129 +91,164 @@ def correct(
     finished (``last`` < ``before.announced``: the rounds after it are reopened). ``why``
     says what the correction was, for the alerts' reasons. The state returned has rounds
     1 … ``last`` announced; the caller announces the rounds that have finished since."""
-    t = after.tournament
-    edition = after.title_rules.name
-    sent = dict(after.sent)
-    players: dict[int, Player] = {**before.players, **after.players}
-    out: Emitted = []
-    for number in range(before.announced, last, -1):
-        revokes = summary_id(after, sent, number)
-        ident = alert_id(t.id, "round_reopened", number, revokes)
-        reason = (
-            f"{why}: round {number} is no longer finished"
-            if number == first
-            else f"{why}: round {number} waits for round {first} again"
-        )
-        out.append(
-            ev.RoundReopenedAlert(
-                alert_id=ident,
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                revokes=revokes,
-                reason=reason,
-            )
-        )
-        sent[f"round:{number}"] = ident
+    c = _Correction(
+        before,
+        after,
+        first,
+        last,
+        why,
+        sent=dict(after.sent),
+        players={**before.players, **after.players},
+        old=_derive(before, before.announced),
+        new=_derive(after, last),
+    )
+    out = [*c.reopened(), *c.summaries(), *c.norms(), *c.ratings(), *c.prospects()]
+    return dataclasses.replace(after, sent=MappingProxyType(c.sent), announced=last), out
 
-    old = _derive(before, before.announced)
-    new = _derive(after, last)
-    out.extend(_summaries(before, after, old, new, first, last, sent, why))
-    out.extend(_norms(after, old, new, last, sent, players, why))
-    out.extend(_ratings(before, after, old, new, last, sent, players, why))
-    view = new.view(last)
-    if view is not None and view.gate.norms:
-        reason = (
-            f"{why}: no longer evaluated for the {{title}} norm (contention announced as {{id}})"
-        )
-        out.extend(prospect_alerts(after, view, sent, reason, players))
-    else:
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Correction:
+    """One correction: the states before and after it, what a replay announces from each
+    (``old``, ``new``), and the alerts in force as they change (``sent``)."""
+
+    before: TournamentState
+    after: TournamentState
+    first: int
+    last: int
+    why: str
+    sent: dict[str, str]
+    players: dict[int, Player]
+    """Every player of either state (a revocation may name a player taken off)."""
+    old: _Derived
+    new: _Derived
+
+    def reopened(self) -> Emitted:
+        """``round_reopened`` for each announced round that is no longer finished."""
+        t, sent, why = self.after.tournament, self.sent, self.why
+        out: Emitted = []
+        for number in range(self.before.announced, self.last, -1):
+            revokes = summary_id(self.after, sent, number)
+            ident = alert_id(t.id, "round_reopened", number, revokes)
+            reason = (
+                f"{why}: round {number} is no longer finished"
+                if number == self.first
+                else f"{why}: round {number} waits for round {self.first} again"
+            )
+            out.append(
+                ev.RoundReopenedAlert(
+                    alert_id=ident,
+                    tournament_id=t.id,
+                    round=number,
+                    edition=self.after.title_rules.name,
+                    revokes=revokes,
+                    reason=reason,
+                )
+            )
+            sent[f"round:{number}"] = ident
+        return out
+
+    def summaries(self) -> Emitted:
+        """``standings_corrected`` for each round still finished whose standings changed."""
+        out: Emitted = []
+        t = self.after.tournament
+        for number in range(max(self.first, 1), self.last + 1):
+            was, now = self.old.view(number), self.new.view(number)
+            assert was is not None
+            assert now is not None
+            then = summary_fields(self.before, number, was.rows, _why_not(was))
+            fields = summary_fields(self.after, number, now.rows, _why_not(now))
+            if then == fields:
+                continue
+            revises = summary_id(self.after, self.sent, number)
+            ident = alert_id(t.id, "standings_corrected", number, revises)
+            reason = f"{self.why}: the standings after round {number} changed"
+            out.append(
+                ev.StandingsCorrected.model_validate(
+                    {**fields, "alert_id": ident, "revises": revises, "reason": reason}
+                )
+            )
+            self.sent[f"round:{number}"] = ident
+        return out
+
+    def norms(self) -> Emitted:
+        """Norms in force that no longer hold revoked; norms that changed, or are new,
+        announced (as a replay of the facts announces them, under new ids)."""
+        out: Emitted = []
+        t, sent, new = self.after.tournament, self.sent, self.new.norms
+        for key in sorted({k for k in sent if k.startswith("norm:")} | set(new), key=_order):
+            rank = int(key.split(":")[1])
+            if key not in new:
+                reason = f"{self.why}: the {{title}} norm announced as {{id}} no longer holds"
+                player = self.players[rank]
+                revoked = revoke_norm(self.after, self.last, key, sent, reason, player)
+                out.append(revoked)
+                sent[f"corrected:{key}"] = revoked.alert_id
+                continue
+            norm, conditional = new[key]
+            was = self.old.norms.get(key)
+            if key in sent and was is not None and _same_norm(was[0], norm):
+                continue
+            chain = sent.get(key) or sent.get(f"revoked:{key}", "")
+            a = norm.alert
+            ident = norm_alert_id(t.id, rank, a.title, a.round, norm.digest, chain)
+            norm = with_norm_id(self.after, norm, ident, chain)
+            out.append(norm.alert)
+            if norm.ignorable is not None:
+                out.append(norm.ignorable)
+            record_norm(sent, key, ident, chain, conditional)
+            sent[f"corrected:{key}"] = ident
+        return out
+
+    def ratings(self) -> Emitted:
+        """Title levels no longer reached revoked; those reached at another round or
+        rating, or by a corrected player, announced again; new ones announced."""
+        out: Emitted = []
+        sent = self.sent
+        was_view, view = self.old.view(self.before.announced), self.new.view(self.last)
+        was = rating_content(self.before, was_view) if was_view is not None else {}
+        now = rating_content(self.after, view) if view is not None else {}
+        for key in sorted({k for k in sent if k.startswith("rating:")} | set(now), key=_order):
+            alert = now.get(key)
+            if alert is None:
+                reason = (
+                    f"{self.why}: the live rating no longer reaches the {{title}} level "
+                    "(announced as {id})"
+                )
+                out.append(revoke_alert(self.after, self.last, key, sent, reason, self.players))
+                continue
+            then = was.get(key)
+            if key in sent and then is not None and _content(then) == _content(alert):
+                continue
+            chain = sent.get(key) or sent.get(f"revoked:{key}", "")
+            if chain:
+                alert = rechained(alert, chain)
+            out.append(alert)
+            sent[key] = alert.alert_id
+        return out
+
+    def prospects(self) -> Emitted:
+        """Contention judged after the last round still finished, against the contention
+        in force; all of it revoked when no round is finished or the event gives no norms."""
+        view, why = self.new.view(self.last), self.why
+        if view is not None and view.gate.norms:
+            reason = (
+                f"{why}: no longer evaluated for the {{title}} norm "
+                "(contention announced as {id})"
+            )
+            return prospect_alerts(self.after, view, self.sent, reason, self.players)
         if view is None:
             reason = f"{why}: no round is finished (contention announced as {{id}})"
         else:
             reason = f"{why}: the event gives no norms (contention announced as {{id}})"
-        for key in sorted((k for k in sent if k.startswith("prospect:")), key=_order):
-            out.append(revoke_alert(after, last, key, sent, reason, players))
-    return dataclasses.replace(after, sent=MappingProxyType(sent), announced=last), out
-
-
-def _summaries(
-    before: TournamentState,
-    after: TournamentState,
-    old: _Derived,
-    new: _Derived,
-    first: int,
-    last: int,
-    sent: dict[str, str],
-    why: str,
-) -> Emitted:
-    """``standings_corrected`` for each round still finished whose standings changed."""
-    out: Emitted = []
-    t = after.tournament
-    for number in range(max(first, 1), last + 1):
-        was, now = old.view(number), new.view(number)
-        assert was is not None
-        assert now is not None
-        then = summary_fields(before, number, was.rows, _why_not(was))
-        fields = summary_fields(after, number, now.rows, _why_not(now))
-        if then == fields:
-            continue
-        revises = summary_id(after, sent, number)
-        ident = alert_id(t.id, "standings_corrected", number, revises)
-        out.append(
-            ev.StandingsCorrected.model_validate(
-                {
-                    **fields,
-                    "alert_id": ident,
-                    "revises": revises,
-                    "reason": f"{why}: the standings after round {number} changed",
-                }
-            )
-        )
-        sent[f"round:{number}"] = ident
-    return out
+        keys = sorted((k for k in self.sent if k.startswith("prospect:")), key=_order)
+        return [
+            revoke_alert(self.after, self.last, key, self.sent, reason, self.players)
+            for key in keys
+        ]
 
 
 def _why_not(view: RoundView) -> str | None:
     return None if view.gate.norms else view.gate.reason
-
-
-def _norms(
-    after: TournamentState,
-    old: _Derived,
-    new: _Derived,
-    last: int,
-    sent: dict[str, str],
-    players: dict[int, Player],
-    why: str,
-) -> Emitted:
-    """Norms in force that no longer hold revoked; norms that changed, or are new,
-    announced (as a replay of the facts announces them, under new ids)."""
-    out: Emitted = []
-    t = after.tournament
-    subjects = {k for k in sent if k.startswith("norm:")} | set(new.norms)
-    for key in sorted(subjects, key=_order):
-        rank = int(key.split(":")[1])
-        if key not in new.norms:
-            reason = f"{why}: the {{title}} norm announced as {{id}} no longer holds"
-            revoked = revoke_norm(after, last, key, sent, reason, players[rank])
-            out.append(revoked)
-            sent[f"corrected:{key}"] = revoked.alert_id
-            continue
-        norm, conditional = new.norms[key]
-        was = old.norms.get(key)
-        if key in sent and was is not None and _same_norm(was[0], norm):
-            continue
-        chain = sent.get(key) or sent.get(f"revoked:{key}", "")
-        a = norm.alert
-        ident = norm_alert_id(t.id, rank, a.title, a.round, norm.digest, chain)
-        norm = with_norm_id(after, norm, ident, chain)
-        out.append(norm.alert)
-        if norm.ignorable is not None:
-            out.append(norm.ignorable)
-        record_norm(sent, key, ident, chain, conditional)
-        sent[f"corrected:{key}"] = ident
-    return out
 
 
 def _same_norm(a: MadeNorm, b: MadeNorm) -> bool:
@@ -222,43 +257,6 @@ def _same_norm(a: MadeNorm, b: MadeNorm) -> bool:
     if a.ignorable is None or b.ignorable is None:
         return a.ignorable is b.ignorable
     return _content(a.ignorable) == _content(b.ignorable)
-
-
-def _ratings(
-    before: TournamentState,
-    after: TournamentState,
-    old: _Derived,
-    new: _Derived,
-    last: int,
-    sent: dict[str, str],
-    players: dict[int, Player],
-    why: str,
-) -> Emitted:
-    """Title levels no longer reached revoked; those reached at another round or rating,
-    or by a corrected player, announced again; new ones announced."""
-    out: Emitted = []
-    was_view, view = old.view(before.announced), new.view(last)
-    was = rating_content(before, was_view) if was_view is not None else {}
-    now = rating_content(after, view) if view is not None else {}
-    subjects = {k for k in sent if k.startswith("rating:")} | set(now)
-    for key in sorted(subjects, key=_order):
-        alert = now.get(key)
-        if alert is None:
-            reason = (
-                f"{why}: the live rating no longer reaches the {{title}} level "
-                "(announced as {id})"
-            )
-            out.append(revoke_alert(after, last, key, sent, reason, players))
-            continue
-        then = was.get(key)
-        if key in sent and then is not None and _content(then) == _content(alert):
-            continue
-        chain = sent.get(key) or sent.get(f"revoked:{key}", "")
-        if chain:
-            alert = rechained(alert, chain)
-        out.append(alert)
-        sent[key] = alert.alert_id
-    return out
 
 
 def _content(alert: ev.OutputEvent) -> dict[str, object]:

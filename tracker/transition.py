@@ -204,6 +204,22 @@ def _remove_player(state: TournamentState, e: ev.PlayerRemoved) -> TournamentSta
     )
 
 
+def _board(
+    state: TournamentState, e: ev.GameResult | ev.ResultCorrected | ev.PairingRemoved
+) -> tuple[Round, tuple[int, int]]:
+    """The round and the board the event names, its players known; a board the round has
+    with the colours the other way round is refused (naming ``white``)."""
+    _check_players(state, e.round, white=e.white, black=e.black)
+    rnd = state.round(e.round)
+    if (e.white, e.black) not in rnd.boards and (e.black, e.white) in rnd.boards:
+        raise Rejected(
+            "white",
+            f"round {e.round} pairs {e.black} with White against {e.white}, "
+            "not the other way round",
+        )
+    return rnd, (e.white, e.black)
+
+
 def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
     planned = state.tournament.planned_rounds
     if planned is not None and round_ > planned:
@@ -285,17 +301,9 @@ def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
 def _result(
     state: TournamentState, e: ev.GameResult | ev.ResultCorrected, correction: bool
 ) -> TournamentState:
-    _check_players(state, e.round, white=e.white, black=e.black)
     codes = parse_result(e.result)
-    rnd = state.round(e.round)
-    board = (e.white, e.black)
+    rnd, board = _board(state, e)
     if board not in rnd.boards:
-        if (e.black, e.white) in rnd.boards:
-            raise Rejected(
-                "white",
-                f"round {e.round} pairs {e.black} with White against "
-                f"{e.white}, not the other way round",
-            )
         _not_finished(state, rnd, e.round, f" and has no board {e.white}-{e.black}")
         for field, rank in (("white", e.white), ("black", e.black)):
             clash = _already_placed(rnd, rank, board)
@@ -340,16 +348,8 @@ def _unpair(state: TournamentState, e: ev.PairingRemoved) -> TournamentState:
     """The board taken back, with its result and the game-date ratings it carried; the
     round's line-up stays open for the right board, even once the round has finished
     (:attr:`Round.reopened`). A board not there (taken back already) changes nothing."""
-    _check_players(state, e.round, white=e.white, black=e.black)
-    rnd = state.round(e.round)
-    board = (e.white, e.black)
+    rnd, board = _board(state, e)
     if board not in rnd.boards:
-        if (e.black, e.white) in rnd.boards:
-            raise Rejected(
-                "white",
-                f"round {e.round} pairs {e.black} with White against {e.white}, "
-                "not the other way round",
-            )
         return state
     ratings = rnd.ratings
     if e.white in ratings or e.black in ratings:
