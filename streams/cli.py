@@ -119,16 +119,52 @@ def _fail(message: str) -> int:
     return 2
 
 
-def cmd_worker(args: argparse.Namespace) -> int:
-    import faust
+def _kafka_failure(settings: Settings, exc: BaseException) -> int:
+    """One line for a Kafka client error (exit code 2)."""
+    from streams.kafka import BrokerUnreachable, TopicMismatch, unreachable
 
-    from streams.wiring import build
+    if isinstance(exc, BrokerUnreachable | TopicMismatch):
+        return _fail(exc.message)
+    if unreachable(exc):
+        return _fail(BrokerUnreachable(settings).message)
+    return _fail(f"{settings.broker}: {exc}")
+
+
+def _quiet_clients() -> None:
+    """aiokafka logs each failed connection itself; the commands say it once, their way."""
+    import logging
+
+    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.kafka import prepare
 
     settings = _settings(args)
     if args.web_port:
         settings = settings.model_copy(update={"web_port": args.web_port})
     if args.web_host:
         settings = settings.model_copy(update={"web_host": args.web_host})
+    _quiet_clients()
+    print(
+        f"tracker worker: connecting to {settings.broker} (waiting up to "
+        f"{settings.broker_wait:g} s, TRACKER_BROKER_WAIT)",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        asyncio.run(prepare(settings))
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    import logging
+
+    import faust
+
+    from streams.wiring import build
+
+    logging.getLogger("aiokafka").setLevel(logging.NOTSET)
     wiring = build(settings)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
     try:
@@ -140,6 +176,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_publish(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.publish import load, publish
     from tracker.cli import Progress
@@ -168,7 +206,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
             )
         )
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     finally:
         progress.close()
     tournaments = len({e.tournament_id for e in events})
@@ -182,6 +220,8 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 def cmd_alerts(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.subscriber import alerts
     from tracker.alert_filter import AlertFilter
@@ -236,7 +276,7 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     try:
         asyncio.run(post() if args.webhook else run())
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     except KeyboardInterrupt:
         return 0
     return 1 if failed else 0
@@ -244,6 +284,8 @@ def cmd_alerts(args: argparse.Namespace) -> int:
 
 def cmd_dead_letters(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.subscriber import dead_letters
 
@@ -256,7 +298,7 @@ def cmd_dead_letters(args: argparse.Namespace) -> int:
     try:
         asyncio.run(run())
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     except KeyboardInterrupt:
         return 0
     return 0

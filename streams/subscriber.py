@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator, Iterable
 
 from aiokafka import TopicPartition
 
-from streams.kafka import caught_up, consumer, partitions_of
+from streams.kafka import caught_up, consumer, partitions_of, started
 from streams.records import DeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import events as ev
@@ -28,16 +28,14 @@ async def read_topics(
     responses report it); with ``follow``, keeps going. ``timeout`` bounds the whole read;
     ``idle`` stops once that many seconds pass without a new message (after the first)."""
     names = list(topics)
-    reader = consumer(settings)
-    await reader.start()
-    try:
-        started = time.monotonic()
+    async with started(consumer(settings), settings) as reader:
+        begun = time.monotonic()
         last_message: float | None = None
         assigned: list[TopicPartition] = []
         refreshed = 0.0
         while True:
             now = time.monotonic()
-            if timeout is not None and now - started > timeout:
+            if timeout is not None and now - begun > timeout:
                 return
             if idle is not None and last_message is not None and now - last_message > idle:
                 return
@@ -63,8 +61,6 @@ async def read_topics(
                         yield tp.topic, record.value
             if not follow and not batches and await caught_up(reader, assigned):
                 return
-    finally:
-        await reader.stop()
 
 
 async def alerts(
