@@ -18,21 +18,20 @@ import json
 import logging
 from collections.abc import Callable
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from aiohttp import ClientError
 from aiohttp import web as aioweb
 
 from streams.feed import AlertFeed
 from streams.openapi import TournamentList, document
+from streams.processor import Processor
+from streams.settings import Settings
 from tracker.alert_filter import AlertFilter
 from tracker.certificate import NoNorm, certificate
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.views import find_player, player_card, standings, summary
-
-if TYPE_CHECKING:
-    from streams.wiring import Wiring
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +57,12 @@ def _problem(status: int, message: str) -> aioweb.Response:
     return _json(json.dumps({"error": message}), status)
 
 
-def register(w: Wiring) -> AlertFeed:
-    """Add the views of :data:`~streams.openapi.ROUTES` to ``w.app``; returns the alert feed
-    behind ``/api/alerts``."""
-    app = w.app
+def register(app: Any, settings: Settings, source: Any, processor: Processor) -> AlertFeed:
+    """Add the views of :data:`~streams.openapi.ROUTES` to the Faust ``app``, answering from
+    the ``processor``'s tournaments (``source``: the input topic, whose keys say which worker
+    holds a tournament); returns the alert feed behind ``/api/alerts``."""
     page: Any = app.page  # faust's annotations do not know aiohttp's response classes
-    processor = w.processor
-    assert processor is not None
-    feed = AlertFeed(w.settings)
+    feed = AlertFeed(settings)
     live_page = files("streams").joinpath("static/live.html").read_bytes()
     api = json.dumps(document(), indent=1).encode()
     answered: dict[tuple[str, ...], tuple[TournamentState, bytes]] = {}
@@ -84,7 +81,7 @@ def register(w: Wiring) -> AlertFeed:
         if request.headers.get(ROUTED):
             return None
         try:
-            url = app.router.external_topic_key_store(w.input, tid.encode())
+            url = app.router.external_topic_key_store(source, tid.encode())
         except Exception:  # no assignment known (yet): this worker answers
             log.debug("no owner known for %r; answering here", tid, exc_info=True)
             return None
