@@ -7,8 +7,8 @@ writes (fact batches), or the dead letter. Every decision is
 
 **Never losing an alert.** The input topic is the source of truth; the ``facts`` table (its
 changelog) is a compact copy of the events that changed a tournament, in processing order,
-each with the number of alerts it produced, and a *sent mark* per fact once the broker has
-acknowledged all of that fact's alerts.
+each with the number of alerts it produced, and a *sent mark* per tournament: the last fact
+up to which the broker has acknowledged all of the tournament's alerts.
 
 A tournament's in-memory state is valid only while its partition's messages arrive in
 unbroken offset order. When a message arrives at any other offset (the first after a start,
@@ -58,12 +58,12 @@ from streams.records import (
     Attempt,
     DeadLetter,
     FactBatch,
+    FactSent,
     SentMark,
     StoredFact,
     archive_key,
     decode_entries,
     encode_alert,
-    fact_key,
     key_partition,
     raw_text,
 )
@@ -187,10 +187,12 @@ class Processor:
     """When each tournament last got a fact (or was taken over), ``time.time()``."""
     done: dict[str, bool] = dataclasses.field(default_factory=dict)
     """Whether the tournament's last planned round is announced."""
-    alert_facts: dict[str, list[int]] = dataclasses.field(default_factory=dict)
-    """Per tournament, the sequence numbers of its facts with alerts (their sent marks)."""
-    unconfirmed: dict[str, int] = dataclasses.field(default_factory=dict)
-    """Per tournament, facts whose alerts went out and are not yet marked sent."""
+    sent_upto: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the last fact up to which its alerts are marked sent."""
+    unacked: dict[str, set[int]] = dataclasses.field(default_factory=dict)
+    """Per tournament, facts whose alerts went out and are not yet acknowledged."""
+    legacy_marks: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    """Per tournament, keys of per-fact sent marks older workers wrote (deleted with it)."""
     attempts: dict[tuple[int, int], Attempt] = dataclasses.field(default_factory=dict)
     skip_below: dict[int, int] = dataclasses.field(default_factory=dict)
     """Per partition, offsets the watchdog has handled ahead of Faust's delivery: a delivery
@@ -289,7 +291,7 @@ class Processor:
         confirms: tuple[str, ...] = ()
         if alerts:
             confirms = (fact.key(),)
-            self.unconfirmed[tid] = self.unconfirmed.get(tid, 0) + 1
+            self.unacked.setdefault(tid, set()).add(fact.seq)
         batch = self.buffer.add(fact, len(parsed.value), bool(alerts))
         writes = self._stored(batch) if batch is not None else ()
         return Outcome(fact, tuple(alerts), payloads, confirms, writes=writes)
@@ -351,8 +353,6 @@ class Processor:
         self.last_offset[tid] = fact.offset
         self.touched[tid] = now
         self.done[tid] = fact.done
-        if fact.alerts:
-            self.alert_facts.setdefault(tid, []).append(fact.seq)
 
     def _stored(self, batch: FactBatch) -> tuple[Write, ...]:
         """Index a batch about to be written; its write."""
@@ -367,16 +367,26 @@ class Processor:
         return self._stored(batch) if batch is not None else ()
 
     def acknowledged(self, partition: int, facts: Iterable[str]) -> tuple[Write, ...]:
-        """The alerts of these facts were all acknowledged: their sent marks."""
-        writes = []
+        """The alerts of these facts were all acknowledged: the sent marks that move. A
+        tournament's mark covers every fact below its first one with alerts still
+        unacknowledged."""
+        touched = set()
         for fact in facts:
-            tid = fact.rsplit("/", 1)[0]
-            if self.unconfirmed.get(tid, 0) > 1:
-                self.unconfirmed[tid] -= 1
-            else:
-                self.unconfirmed.pop(tid, None)
-            mark = SentMark(partition=partition, fact=fact)
-            writes.append((mark.key(), mark.encode()))
+            tid, _, number = fact.rpartition("/")
+            self.unacked.get(tid, set()).discard(int(number))
+            touched.add(tid)
+        writes = []
+        for tid in sorted(touched):
+            waiting = self.unacked.get(tid)
+            if not waiting:
+                self.unacked.pop(tid, None)
+            if self.partition_of.get(tid) != partition:
+                continue  # retired or moved meanwhile
+            upto = min(waiting) - 1 if waiting else self.seq.get(tid, 0) - 1
+            if upto > self.sent_upto.get(tid, -1):
+                self.sent_upto[tid] = upto
+                mark = SentMark(partition, tid, upto)
+                writes.append((mark.key(), mark.encode()))
         return tuple(writes)
 
     def failed(self, partition: int, offset: int, error: str) -> Write:
@@ -475,7 +485,8 @@ class Processor:
 
     def _resend(self, tid: str, alerts: list[ev.OutputEvent], confirms: list[str]) -> Outcome:
         if confirms:
-            self.unconfirmed[tid] = self.unconfirmed.get(tid, 0) + len(confirms)
+            waiting = self.unacked.setdefault(tid, set())
+            waiting.update(int(key.rpartition("/")[2]) for key in confirms)
         payloads = tuple(encode_alert(a) for a in alerts)
         return Outcome(alerts=tuple(alerts), payloads=payloads, confirms=tuple(confirms))
 
@@ -523,6 +534,7 @@ class Processor:
         self.last_offset[tid] = max(self.last_offset.get(tid, last), last)
         self.touched[tid] = time.time() if now is None else now
         self.done.setdefault(tid, _finished(state))
+        self.sent_upto[tid] = max(self.sent_upto.get(tid, -1), record.seq - 1)
         log.info(
             "tournament %s: rebuilt from %d input facts (offsets %d-%d of partition %d)",
             tid,
@@ -564,8 +576,8 @@ class Processor:
             self.last_offset,
             self.touched,
             self.done,
-            self.alert_facts,
-            self.unconfirmed,
+            self.sent_upto,
+            self.unacked,
         ):
             table.pop(tid, None)
 
@@ -584,7 +596,7 @@ class Processor:
         now = time.time() if now is None else now
         out = []
         for tid, p in self.partition_of.items():
-            if p != partition or self.unconfirmed.get(tid) or tid in self.unsent:
+            if p != partition or self.unacked.get(tid) or tid in self.unsent:
                 continue
             quiet = now - self.touched.get(tid, now)
             if quiet >= self.limits.idle_retire or (
@@ -613,8 +625,8 @@ class Processor:
             )
             writes.append((record.key(), record.encode()))
         for tid in sorted(gone):
-            for seq in self.alert_facts.get(tid, ()):
-                writes.append((SentMark(partition, fact_key(tid, seq)).key(), None))
+            writes.append((SentMark(partition, tid, -1).key(), None))
+            writes.extend((key, None) for key in self.legacy_marks.pop(tid, ()))
             self._drop(tid)
         writes.extend(self._hollow(partition, gone))
         log.info(
@@ -673,6 +685,9 @@ class Recovery:
         self.batch_of: dict[int, BatchInfo] = {}
         """By fact offset (or a hollow batch's ``prev``), the batch holding it."""
         self.sent: set[str] = set()
+        """Keys of facts marked sent one by one (:class:`FactSent`, older workers)."""
+        self.legacy: dict[str, list[str]] = {}
+        self.sent_upto: dict[str, int] = {}
         self.attempts: dict[tuple[int, int], Attempt] = {}
         self.broken = False
         self.entries = 0
@@ -684,8 +699,7 @@ class Recovery:
             owner = key_partition(key)
             if owner is not None and owner != self.partition:
                 return
-            text = key.decode("utf-8", "replace") if isinstance(key, bytes) else key
-            if owner is None and text.endswith("/archived"):
+            if owner is None and _text(key).endswith("/archived"):
                 return
         self.entries += 1
         try:
@@ -698,7 +712,12 @@ class Recovery:
             if item.partition != self.partition:
                 return
             if isinstance(item, SentMark):
+                self.sent_upto[item.tournament_id] = item.upto
+            elif isinstance(item, FactSent):
                 self.sent.add(item.fact)
+                if key is not None:
+                    tid = item.fact.rpartition("/")[0]
+                    self.legacy.setdefault(tid, []).append(_text(key))
             elif isinstance(item, Attempt):
                 self.attempts[(item.partition, item.offset)] = item
             elif isinstance(item, FactBatch):  # hollow
@@ -757,10 +776,16 @@ class Recovery:
                 proc.archived[tid] = record
                 proc.first_offset[tid] = record.first
             proc.pending.setdefault(tid, []).append(fact)
-            if fact.alerts and fact.key() not in self.sent:
+            marked = fact.seq <= self.sent_upto.get(tid, -1) or fact.key() in self.sent
+            if fact.alerts and not marked:
                 proc.unsent.setdefault(tid, set()).add(fact.seq)
             proc._file(fact, self.now)
             self.batch_of[fact.offset].tournaments.add(tid)
+        for tid in proc.pending:
+            if tid in self.sent_upto:
+                proc.sent_upto[tid] = self.sent_upto[tid]
+            if tid in self.legacy:
+                proc.legacy_marks[tid] = self.legacy[tid]
         proc.batches[p] = dict(sorted(index.items()))
         proc.last_fact[p] = cursor
         proc.next_offset[p] = cursor + 1
@@ -775,6 +800,10 @@ class Recovery:
             self.entries,
         )
         return cursor + 1
+
+
+def _text(key: bytes | str) -> str:
+    return key.decode("utf-8", "replace") if isinstance(key, bytes) else key
 
 
 def _key_offset(key: bytes | str | None, default: int) -> int:

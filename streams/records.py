@@ -12,8 +12,8 @@
     that changed a tournament) of one partition, under ``<partition>@<first offset>``; once
     all its tournaments are retired it becomes *hollow* (no facts, only the offsets it
     covers), and neighbouring hollow batches merge into one;
-  - a :class:`SentMark` (``<partition>@<tournament id>/<sequence number>/sent``) once a
-    fact's alerts are acknowledged;
+  - a :class:`SentMark` per tournament (``<partition>@<tournament id>/sent``): up to which
+    fact its alerts are all acknowledged;
   - an :class:`Archived` record (``<tournament id>/archived``) per retired tournament: where
     its input starts and ends, to rebuild it from the input topic if a late event comes;
   - an :class:`Attempt` (``<partition>@<offset>/attempt``) per input message the worker
@@ -208,17 +208,28 @@ class StoredFact:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SentMark:
-    """The alerts of the fact ``fact`` (a :meth:`StoredFact.key`) were all acknowledged by
-    the broker: a worker rebuilding the tournament must not send them again."""
+    """The broker has acknowledged every alert of the tournament's facts up to sequence
+    number ``upto``: a worker rebuilding the tournament must not send them again. One key
+    per tournament, overwritten as its rounds go by."""
+
+    partition: int
+    tournament_id: str
+    upto: int
+
+    def key(self) -> str:
+        return f"{self.partition}@{self.tournament_id}/sent"
+
+    def encode(self) -> bytes:
+        return _dumps({"p": self.partition, "sent": self.tournament_id, "upto": self.upto})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FactSent:
+    """A sent mark of one fact (``fact``: a :meth:`StoredFact.key`), as workers wrote them
+    before :class:`SentMark` (still read)."""
 
     partition: int
     fact: str
-
-    def key(self) -> str:
-        return f"{self.partition}@{self.fact}/sent"
-
-    def encode(self) -> bytes:
-        return _dumps({"p": self.partition, "sent": self.fact})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -312,14 +323,16 @@ class Attempt:
         return _dumps({**body, "error": _cut(self.error, REASON_CHARS)})
 
 
-Stored = StoredFact | SentMark | FactBatch | Archived | Attempt
+Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Attempt
 
 
 def decode_stored(raw: bytes | str) -> Stored:
     """A value of the ``facts`` table (``ValueError``/``KeyError`` if unreadable)."""
     body = json.loads(raw)
     if "sent" in body:
-        return SentMark(partition=body["p"], fact=body["sent"])
+        if "upto" in body:
+            return SentMark(body["p"], body["sent"], body["upto"])
+        return FactSent(partition=body["p"], fact=body["sent"])
     if "facts" in body:
         facts = tuple(StoredFact.from_body(f) for f in body["facts"])
         if facts:
@@ -403,6 +416,7 @@ __all__ = [
     "Attempt",
     "DeadLetter",
     "FactBatch",
+    "FactSent",
     "SentMark",
     "Stored",
     "StoredFact",

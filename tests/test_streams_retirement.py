@@ -9,7 +9,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from streams.processor import Limits
-from streams.records import Archived, FactBatch, SentMark, StoredFact, decode_stored
+from streams.records import (
+    Archived,
+    FactBatch,
+    FactSent,
+    SentMark,
+    StoredFact,
+    decode_stored,
+)
 from streams.synthetic import interleave, round_robin
 from tests.test_streams_processor import NOW, Worker, deduped, expected_alerts, keyed
 from tracker import events as ev
@@ -42,7 +49,7 @@ def test_a_finished_tournament_leaves_memory_and_table_after_the_grace_period() 
     assert set(records) == {"a", "b"}
     assert records["a"].first == 0  # the registrations come first
     assert records["a"].seq == sum(1 for m in messages if m[0] == b"a")  # no repeats here
-    assert not [v for _, v in entries if isinstance(v, SentMark) and not v.fact.startswith("c/")]
+    assert [v.tournament_id for _, v in entries if isinstance(v, SentMark)] == ["c"]
     # what is left of a and b: facts in batches that also hold c's, and one hollow span
     for _, v in entries:
         if isinstance(v, FactBatch) and v.facts:
@@ -161,7 +168,8 @@ def test_no_alert_is_lost_with_retirement_crashes_and_late_events(data: st.DataO
     for _, value in first.changelog[:kept]:
         item = decode_stored(value) if value is not None else None
         if isinstance(item, SentMark):
-            delivered.extend(alerts_of.get(item.fact, ()))
+            for seq in range(item.upto + 1):
+                delivered.extend(alerts_of.get(f"{item.tournament_id}/{seq}", ()))
     second = Worker(first.changelog[:kept], LIMITS)
     offsets = list(range(committed, n))
     second.run(messages, offsets)
@@ -183,3 +191,29 @@ def test_archive_records_round_trip() -> None:
     assert hollow.key() == "3@10"
     fact = StoredFact(3, 5, 4, 0, ev.RoundClosed(tournament_id="t", round=1), done=True)
     assert decode_stored(fact.encode()) == fact
+
+
+def test_sent_marks_of_older_workers_still_count_and_go_with_their_tournament() -> None:
+    """Workers before the per-tournament mark wrote one mark per fact under
+    ``<tournament id>/<sequence number>/sent``."""
+    messages = keyed(round_robin("a", 4, seed=1))
+    first = Worker([], LIMITS)
+    first.run(messages, range(len(messages)))
+    first.acknowledged()
+    old: list[tuple[str, bytes | None]] = []
+    for key, value in first.changelog:
+        item = decode_stored(value) if value is not None else None
+        if not isinstance(item, SentMark):
+            old.append((key, value))
+    with_alerts = [f for f in first.facts().values() if f.alerts]
+    for fact in with_alerts:
+        body = json.dumps({"p": 0, "sent": fact.key()}).encode()  # what they wrote
+        assert decode_stored(body) == FactSent(0, fact.key())
+        old.append((f"{fact.key()}/sent", body))
+    second = Worker(old, LIMITS)
+    second.rebuild(messages, len(messages))
+    assert second.processor.overdue(0) == []
+    assert second.sent == []
+    writes = second.processor.retire(0, ["a"])
+    deleted = {k for k, v in writes if v is None}
+    assert {f"{f.key()}/sent" for f in with_alerts} <= deleted
