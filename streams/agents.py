@@ -54,6 +54,10 @@ INTERNAL_ERROR = 70
 """Exit code after a failure on a message (EX_SOFTWARE)."""
 BROKER_FAILED = 75
 """Exit code when the broker fails under the worker (EX_TEMPFAIL)."""
+RETIRE_AT_ONCE = 500
+"""Tournaments of a partition retired in one pass at most."""
+WRITES_AT_ONCE = 200
+"""Table writes made before the producer gets to send them (see :meth:`Tracker.drain`)."""
 
 
 @dataclasses.dataclass
@@ -169,22 +173,27 @@ class Tracker:
         if isinstance(parsed, Outcome):
             await self.send(parsed, partition, key)
             return
-        await self.ready(parsed.tournament_id, partition)
-        await self.send(proc.apply(parsed), partition, key)
+        if await self.ready(parsed.tournament_id, partition, offset):
+            await self.send(proc.apply(parsed), partition, key)
 
-    async def ready(self, tid: str, partition: int) -> None:
+    async def ready(self, tid: str, partition: int, offset: int | None = None) -> bool:
         """Bring the tournament into memory: its retired history read back from the input,
-        its stored facts replayed (their unacknowledged alerts sent again)."""
+        its stored facts replayed (their unacknowledged alerts sent again). ``False`` when
+        the message at ``offset`` is one of a retired tournament's own, delivered again (a
+        commit that lagged): it was handled before it retired, and is skipped."""
         proc = self.processor
         record = proc.archived.get(tid)
         if record is None and proc.unknown(tid):
             record = archived(self.lookup(partition), tid, partition)
+            if record is not None and offset is not None and offset < record.end:
+                return False
         if record is not None:
             await self.restore(record)
         if tid in proc.pending:
             for outcome in proc.materialize(tid):
                 await self.send(outcome, partition, tid.encode())
                 await asyncio.sleep(0)
+        return True
 
     async def restore(self, record: Archived) -> None:
         started = time.monotonic()
@@ -229,6 +238,7 @@ class Tracker:
                     await self.process(r.key, r.value, partition, r.offset)
                     again += 1
                     if again % YIELD_EVERY == 0:
+                        await self.drain()
                         await asyncio.sleep(0)
             for tid in proc.overdue(partition):
                 await self.ready(tid, partition)
@@ -285,18 +295,31 @@ class Tracker:
                 await self.process(r.key, r.value, partition, r.offset)
                 handled += 1
                 if handled % YIELD_EVERY == 0:
+                    await self.drain()
                     await asyncio.sleep(0)
         proc.caught_up(partition, end)
         return handled
 
     async def retire(self, partition: int, now: float | None = None) -> int:
-        """Retire the partition's tournaments that are due (the watchdog's part)."""
+        """Retire the partition's tournaments that are due (the watchdog's part), at most
+        :data:`RETIRE_AT_ONCE` at a time."""
         proc = self.processor
         self.mark_acknowledged(partition)
-        due = proc.due(partition, now)
+        due = proc.due(partition, now)[:RETIRE_AT_ONCE]
         if due:
-            self.write(partition, proc.retire(partition, due))
+            writes = proc.retire(partition, due)
+            for start in range(0, len(writes), WRITES_AT_ONCE):
+                self.write(partition, writes[start : start + WRITES_AT_ONCE])
+                await self.drain()
         return len(due)
+
+    async def drain(self) -> None:
+        """Let the producer send the table writes buffered so far (Faust's conductor does it
+        between two messages; a long step writing a lot must do it itself)."""
+        buffer = self.channels.facts.app.producer.buffer
+        while buffer.size > WRITES_AT_ONCE:
+            if not await buffer.flush_atmost(WRITES_AT_ONCE):
+                await asyncio.sleep(0.01)
 
     # ------------------------------------------------------------------ failures
 

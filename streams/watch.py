@@ -50,11 +50,19 @@ class Watchdog:
             await asyncio.sleep(self.settings.watch_every)
             if not self.ready():
                 continue
-            await self.check_broker()
-            await self.check_partitions()
-            if time.monotonic() - self.retired_at >= self.settings.retire_every:
-                self.retired_at = time.monotonic()
-                await self.retire()
+            try:
+                await self.tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:  # the watchdog must outlive its own bugs
+                log.exception("watchdog: check failed")
+
+    async def tick(self) -> None:
+        await self.check_broker()
+        await self.check_partitions()
+        if time.monotonic() - self.retired_at >= self.settings.retire_every:
+            self.retired_at = time.monotonic()
+            await self.retire()
 
     def ready(self) -> bool:
         """Faust has an assignment and has finished recovering the table."""

@@ -4,8 +4,10 @@ dead-letter topic."""
 
 from __future__ import annotations
 
+import ast
 import json
 from collections.abc import Iterator
+from pathlib import Path
 from unittest.mock import AsyncMock, patch
 
 import pytest
@@ -68,3 +70,12 @@ async def test_agent_stores_facts_and_routes_alerts(wiring: Wiring) -> None:
     assert len(with_alerts) == 3
     marks = [m for m in stored if isinstance(m, SentMark)]
     assert marks == [SentMark(partition=0, tournament_id="ag", upto=len(events) - 1)]
+
+
+def test_the_wiring_depends_on_the_agent_and_the_views_not_the_other_way_round() -> None:
+    root = Path(__file__).resolve().parents[1] / "streams"
+    for name in ("agents", "watch", "web", "processor", "feed"):
+        tree = ast.parse((root / f"{name}.py").read_text(encoding="utf-8"))
+        imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+        imported |= {a.name for n in ast.walk(tree) if isinstance(n, ast.Import) for a in n.names}
+        assert "streams.wiring" not in imported, name

@@ -91,14 +91,16 @@ class Worker:
         if isinstance(parsed, Outcome):
             self.send(parsed)
             return
-        self.ready(parsed.tournament_id)
-        self.send(self.processor.apply(parsed, now=NOW))
+        if self.ready(parsed.tournament_id, offset):
+            self.send(self.processor.apply(parsed, now=NOW))
 
-    def ready(self, tid: str) -> None:
+    def ready(self, tid: str, offset: int | None = None) -> bool:
         proc = self.processor
         record = proc.archived.get(tid)
         if record is None and proc.unknown(tid):
             record = archived(self.lookup, tid, 0)
+            if record is not None and offset is not None and offset < record.end:
+                return False  # delivered again: handled before it retired
         if record is not None:
             wanted = tid.encode()
             proc.restore(
@@ -109,6 +111,7 @@ class Worker:
         if tid in proc.pending:
             for outcome in proc.materialize(tid):
                 self.send(outcome)
+        return True
 
     def run(self, messages: Sequence[Message], offsets: Iterable[int]) -> None:
         """Handle the messages at ``offsets``, in that order, as Faust delivers them."""

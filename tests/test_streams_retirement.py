@@ -118,6 +118,19 @@ def test_a_rebuild_takes_only_the_tournaments_in_play() -> None:
     assert second.dead == []
 
 
+def test_old_messages_of_a_retired_tournament_delivered_again_are_skipped() -> None:
+    """A worker whose commits lagged gets the whole history again: no read-backs."""
+    messages = keyed(three())
+    first = Worker([], LIMITS)
+    first.run(messages, range(len(messages)))
+    first.retire(NOW + GRACE)
+    second = Worker(list(first.changelog), LIMITS)
+    second.run(messages, range(len(messages)))
+    assert set(second.processor.states) == {"c"}  # a and b stayed retired
+    assert {a.tournament_id for a in second.sent} == {"c"}  # c's handled again, same ids
+    assert second.dead == []
+
+
 def test_leftover_facts_of_a_retired_tournament_are_ignored() -> None:
     """A changelog cut short after the archive record but before the batches went hollow."""
     messages = keyed(three())
