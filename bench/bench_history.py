@@ -43,7 +43,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_streams import read_all, wait_count  # noqa: E402
+from bench_streams import env_for, read_all, wait_count  # noqa: E402
 
 from streams.publish import publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
@@ -59,17 +59,8 @@ def free_port() -> int:
 
 class Proc:
     def __init__(self, s: Settings, log: Path, code: Path, web_port: int | None = None) -> None:
-        env = dict(os.environ)
-        env.update(
-            TRACKER_BROKER=s.broker,
-            TRACKER_APP_ID=s.app_id,
-            TRACKER_TOPIC_PREFIX=s.topic_prefix,
-            TRACKER_PARTITIONS=str(s.partitions),
-            TRACKER_FINISHED_GRACE="2",
-            TRACKER_RETIRE_EVERY="1",
-            PYTHONUNBUFFERED="1",
-            PYTHONPATH=str(code),
-        )
+        env = env_for(s)
+        env.update(TRACKER_FINISHED_GRACE="2", TRACKER_RETIRE_EVERY="1", PYTHONPATH=str(code))
         command = [sys.executable, "-m", "tracker", "worker", "-l", "info"]
         if web_port:
             command += ["--web-port", str(web_port)]

@@ -86,8 +86,10 @@ class Tracker:
         """Held while a message (or a partition) is being handled: the agent and the
         watchdog take turns."""
         self.declared = False
-        self.delivered: dict[int, float] = {}
-        """Per partition, when Faust last delivered a message (``time.monotonic()``)."""
+        self.delivered = 0.0
+        """When Faust last delivered a message, of any partition (``time.monotonic()``)."""
+        self.delivered_at: dict[int, float] = {}
+        """The same per partition."""
         self.current: tuple[int, int] | None = None
         """The message being handled (partition, offset)."""
 
@@ -230,16 +232,8 @@ class Tracker:
                 if i % YIELD_EVERY == 0:
                     await asyncio.sleep(0)  # let commits, heartbeats, the web and timers run
             start = recovery.finish(self.lookup(partition))
-        again = 0
-        records = read_range(self.settings, self.input_name, partition, start, upto)
         try:
-            async with contextlib.aclosing(records):
-                async for r in records:
-                    await self.process(r.key, r.value, partition, r.offset)
-                    again += 1
-                    if again % YIELD_EVERY == 0:
-                        await self.drain()
-                        await asyncio.sleep(0)
+            again = await self.reread(partition, start, upto)
             for tid in proc.overdue(partition):
                 await self.ready(tid, partition)
         except Unreplayable:
@@ -259,7 +253,7 @@ class Tracker:
     ) -> None:
         """A message as Faust delivers it."""
         proc = self.processor
-        self.delivered[partition] = time.monotonic()
+        self.delivered = self.delivered_at[partition] = time.monotonic()
         if proc.already_handled(partition, offset):
             return
         if proc.needs_rebuild(partition, offset):
@@ -287,8 +281,15 @@ class Tracker:
                     end,
                 )
             return again
-        handled = 0
         self.mark_acknowledged(partition)
+        handled = await self.reread(partition, start, end)
+        proc.caught_up(partition, end)
+        return handled
+
+    async def reread(self, partition: int, start: int, end: int) -> int:
+        """Read the partition's input from ``start`` to ``end`` and handle it; the number of
+        messages."""
+        handled = 0
         records = read_range(self.settings, self.input_name, partition, start, end)
         async with contextlib.aclosing(records):
             async for r in records:
@@ -297,7 +298,6 @@ class Tracker:
                 if handled % YIELD_EVERY == 0:
                     await self.drain()
                     await asyncio.sleep(0)
-        proc.caught_up(partition, end)
         return handled
 
     async def retire(self, partition: int, now: float | None = None) -> int:

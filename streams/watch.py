@@ -8,10 +8,12 @@
   which: its supervisor restarts it, and the new worker starts from what the broker has
   (``tracker worker`` creates the missing topics).
 * **Messages Faust leaves undelivered.** Faust 0.15 sometimes skips messages of a partition
-  right after an assignment; the agent notices a gap only when the next message comes. A
-  partition of this worker whose end (the highwater of Faust's own fetches) has stayed
-  beyond the last message handled for ``catch_up_after`` seconds, with no delivery, is
-  read and handled here (after rebuilding it if it was never delivered at all).
+  right after an assignment (or commits past them); the agent notices a gap only when the
+  next message comes. A partition of this worker whose end (the highwater of Faust's own
+  fetches) is beyond the last message handled is read and handled here when, for
+  ``catch_up_after`` seconds, either Faust has passed those offsets on without the agent
+  getting them, or Faust has delivered nothing at all (after rebuilding the partition if it
+  was never delivered).
 * **Retirement.** Every ``retire_every`` seconds, each partition's tournaments that are due
   leave memory (:meth:`streams.processor.Processor.retire`).
 """
@@ -40,8 +42,8 @@ class Watchdog:
         self.settings = tracker.settings
         self.client: AIOKafkaClient | None = None
         self.answered = time.monotonic()
-        self.behind: dict[int, tuple[int, float]] = {}
-        """Per partition: (the end it was behind of, since when)."""
+        self.behind: dict[int, tuple[int, int | None, float]] = {}
+        """Per partition: (the end it was behind of, Faust's read offset, since when)."""
         self.retired_at = time.monotonic()
         self.retiring = True
 
@@ -136,13 +138,23 @@ class Watchdog:
             if end <= (handled if handled is not None else 0):
                 self.behind.pop(partition, None)
                 continue
+            read = _read_offset(consumer, tp)
             seen = self.behind.get(partition)
-            if seen is None or seen[0] != end:
-                self.behind[partition] = (end, now)
+            if seen is None or seen[:2] != (end, read):
+                self.behind[partition] = (end, read, now)
                 continue
-            quiet = now - max(seen[1], tracker.delivered.get(partition, 0.0))
-            if quiet < self.settings.catch_up_after:
+            since = seen[2]
+            wait = self.settings.catch_up_after
+            # Faust handed the agent offsets up to ``read`` (Faust's own bookkeeping): if they
+            # never arrived, it skipped them. Otherwise only when Faust delivers nothing at
+            # all: a partition it has not got to, because others keep it busy, is not one it
+            # skipped.
+            skipped = read is not None and read >= (handled or 0)
+            quiet = now - max(since, tracker.delivered_at.get(partition, 0.0))
+            idle = now - max(since, tracker.delivered)
+            if not (skipped and quiet >= wait) and idle < wait:
                 continue
+            quiet = max(quiet, idle)
             async with tracker.lock:
                 start = proc.next_offset.get(partition)
                 if start is not None and start >= end:
@@ -188,6 +200,16 @@ class Watchdog:
                     tracker.processor.forget(partition)
                     self.retiring = False
             await asyncio.sleep(0)
+
+
+def _read_offset(consumer: Any, tp: Any) -> int | None:
+    """The last offset Faust's consumer passed on to the agent's stream (Faust 0.15 keeps it
+    in ``Consumer._read_offset``; ``None`` where it does not)."""
+    offsets = getattr(consumer, "_read_offset", None)
+    if offsets is None:
+        return None
+    value = offsets.get(tp)
+    return value if isinstance(value, int) else None
 
 
 def _tp(topic: str, partition: int) -> Any:
