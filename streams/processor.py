@@ -100,7 +100,7 @@ class Limits:
     max_input_bytes: int = 65_536
     max_message_bytes: int = 4_194_304
     max_attempts: int = 3
-    finished_grace: float = 21_600.0
+    finished_grace: float = 3_600.0
     idle_retire: float = 604_800.0
 
     @classmethod

@@ -10,19 +10,31 @@ from tracker.editions import TitleRules, title_rules_named
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norm
 from tracker.players import Player, Sex
 from tracker.results import Code
+from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System, Tournament
+from tracker.transition import apply
 
 FIDE_2009 = title_rules_named("fide-2009")
 PRE_2009 = title_rules_named("fide-pre-2009")
 FIDE_2024 = title_rules_named("fide-2024")
+FIDE_2009R2012 = title_rules_named("fide-2009r2012")
+FIDE_2009R2017 = title_rules_named("fide-2009r2017")
+START = {
+    "fide-pre-2009": date(2008, 5, 1),
+    "fide-2009": date(2011, 5, 1),
+    "fide-2009r2012": date(2013, 5, 1),
+    "fide-2009r2017": date(2019, 5, 1),
+    "fide-2024": date(2025, 5, 1),
+}
+"""A start date in force for each title edition and revision, by name."""
 
 
 def player(
     rank: int,
     rating: int | None = 2400,
     title: str | None = None,
-    fed: str = "GER",
+    fed: str | None = "GER",
     sex: str = "m",
     **extra: object,
 ) -> Player:
@@ -38,8 +50,9 @@ def player(
     )
 
 
-Opp = tuple[int | None, str | None, str, str]
-"""(rating, title, federation, result letter from the candidate's side: 1 = 0 + - …)."""
+Opp = tuple[int | None, str | None, str | None, str]
+"""(rating, title, federation (``None``: unknown), result letter from the candidate's side:
+1 = 0 + - …)."""
 
 
 def record(
@@ -52,6 +65,7 @@ def record(
     host: str | None = "GER",
     start: date = date(2011, 3, 1),
     swiss_exempt: bool = False,
+    swiss_exempt_possible: bool = False,
     byes: dict[int, str] | None = None,
 ) -> tuple[Player, list[Cell], Context]:
     """A candidate (rank 1) who met ``opponents`` in rounds 1, 2, … in that order."""
@@ -76,6 +90,7 @@ def record(
         players={me.rank: me, **others},
         swiss_exempt=swiss_exempt,
         unrated_scored_zero=frozenset(),
+        swiss_exempt_possible=swiss_exempt_possible,
     )
     return me, cells, ctx
 
@@ -157,3 +172,68 @@ def tournament_events(
         if close_rounds:
             out.append(ev.RoundClosed(tournament_id=tid, round=r))
     return out
+
+
+def replayed(events: Sequence[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
+    """The state after ``events`` (through :func:`tracker.transition.apply`) and every alert
+    they gave, in order."""
+    state: TournamentState | None = None
+    alerts: list[ev.OutputEvent] = []
+    for e in events:
+        state, emitted = apply(state, e)
+        alerts.extend(emitted)
+    assert state is not None
+    return state, alerts
+
+
+def climber_events(
+    start: date,
+    rating: int,
+    wins: int,
+    *,
+    edition: str | None = None,
+    **climber: object,
+) -> list[ev.InputEvent]:
+    """A player (rank 1, GER) rated ``rating`` beats ``wins`` players of the same rating from
+    FRA, one a round (title-level alerts); ``climber``: more fields of her registration."""
+    tid = "climb"
+    out: list[ev.InputEvent] = [
+        ev.TournamentRegistered(
+            tournament_id=tid, start_date=start, planned_rounds=wins, edition=edition
+        ),
+        ev.PlayerRegistered.model_validate(
+            {
+                "tournament_id": tid,
+                "rank": 1,
+                "name": "Climber",
+                "federation": "GER",
+                "rating": rating,
+                **climber,
+            }
+        ),
+    ]
+    for rank in range(2, wins + 2):
+        out.append(
+            ev.PlayerRegistered(
+                tournament_id=tid, rank=rank, name=f"P{rank}", federation="FRA", rating=rating
+            )
+        )
+    for r in range(1, wins + 1):
+        out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
+        out.append(ev.RoundClosed(tournament_id=tid, round=r))
+    return out
+
+
+def berger(n: int) -> list[list[tuple[int, int]]]:
+    """Round-robin pairings for ``n`` (even) players by the circle method: for each round,
+    (white, black) by start rank."""
+    ranks = list(range(1, n + 1))
+    rounds = []
+    for r in range(n - 1):
+        pairs = []
+        for i in range(n // 2):
+            a, b = ranks[i], ranks[n - 1 - i]
+            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
+        rounds.append(pairs)
+        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
+    return rounds

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import tournament_events
+from tests.builders import berger, tournament_events
 from tracker import events as ev
 from tracker.evaluation import standings
 from tracker.replay import read_events, replay
@@ -42,20 +42,6 @@ CANDIDATE_RESULTS = {2: "0", 3: "=", 4: "1", 5: "=", 6: "1", 7: "1", 8: "1", 9: 
 
 _WHITE_RESULT = {"1": "1-0", "=": "1/2-1/2", "0": "0-1"}
 _BLACK_RESULT = {"1": "0-1", "=": "1/2-1/2", "0": "1-0"}
-
-
-def berger(n: int) -> list[list[tuple[int, int]]]:
-    """Round-robin pairings for ``n`` (even) players by the circle method."""
-    ranks = list(range(1, n + 1))
-    rounds = []
-    for r in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            a, b = ranks[i], ranks[n - 1 - i]
-            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
-        rounds.append(pairs)
-        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
-    return rounds
 
 
 def rr_games() -> list[tuple[int, int, int, str]]:
@@ -678,6 +664,8 @@ def seed_alerts(name: str) -> list[ev.OutputEvent]:
 
 SEEDS_WITH_EVERY_KIND = ["gm-roundrobin-2011.jsonl", "dropped-win-2012.trf"]
 """Between them: round_finished, norm_achieved, ignorable_games and title_rating_reached."""
+EDITION_OF = {"gm-roundrobin-2011.jsonl": "fide-2009", "dropped-win-2012.trf": "fide-2009r2012"}
+"""By the start date: 14 October 2011, and 10 November 2012 (after the floor of 1 July 2012)."""
 
 
 @pytest.mark.parametrize("name", SEEDS_WITH_EVERY_KIND)
@@ -720,7 +708,7 @@ def test_every_alert_names_tournament_round_edition_and_player(name: str) -> Non
     for alert in seed_alerts(name):
         assert alert.tournament_id == tid
         assert 1 <= alert.round <= 11
-        assert alert.edition == "fide-2009"
+        assert alert.edition == EDITION_OF[name]
         if isinstance(alert, ev.RoundFinished):
             # a round's announcement names every player in its standings
             assert {s.player.rank for s in alert.standings} == set(players)

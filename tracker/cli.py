@@ -17,28 +17,24 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import entry_points
 from pathlib import Path
+from typing import TextIO
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_titles, verdict_for
-from tracker.prospects import Outlook
-from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
-from tracker.report import breakdown, prospect, story
+from tracker.evaluation import norm_event
+from tracker.replay import InputError, Replay, Sourced, read_bytes, to_jsonl, with_edition
+from tracker.report import check_lines, story
 from tracker.state import TournamentState
-from tracker.titles import Title
+from tracker.titles import NORM_TITLES, Title
 
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
+NORM_TITLE_NAMES = [t.value for t in NORM_TITLES]
 
 
 def _load(path: str, edition: str | None) -> list[Sourced]:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = file.read_text(encoding="latin-1")
-    return with_edition(read_events(text, file.name), edition)
+    return with_edition(read_bytes(file.read_bytes(), file.name), edition)
 
 
 class Progress:
@@ -85,10 +81,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
         tid = item.event.tournament_id
-        if args.format == "text" and tid in run.states and tid not in announced:
-            announced.add(tid)
-            state = run.states[tid]
-            print(f"# {state.tournament.name or tid}: edition {state.edition_reason}", file=out)
+        registering = isinstance(item.event, (ev.TournamentRegistered, ev.PlayerRegistered))
+        if args.format == "text" and not registering and tid not in announced:
+            announced.add(tid)  # once the players are known (the rate of play reads them)
+            print_header(run.states[tid], out)
         for alert in alerts:
             if args.format == "jsonl":
                 print(to_jsonl(alert), file=out)
@@ -97,6 +93,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
                 print(line, file=out)
     progress.close()
     return 0
+
+
+def print_header(state: TournamentState, out: TextIO) -> None:
+    """The edition a tournament is judged by, and whether it is a norm event and why."""
+    t = state.tournament
+    print(f"# {t.name or t.id}: edition {state.edition_reason}", file=out)
+    gate = norm_event(state)
+    print(f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}", file=out)
 
 
 def _final_state(args: argparse.Namespace) -> TournamentState:
@@ -120,38 +124,14 @@ def _player(state: TournamentState, wanted: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     state = _final_state(args)
-    player = state.players[_player(state, args.player)]
+    rank = _player(state, args.player)
     up_to = args.round or state.announced
     if up_to == 0:
         raise InputError(f"{args.file}: no round has finished yet")
-    titles = [Title(args.title)] if args.title else norm_titles(player)
-    if not titles:
-        print(f"{player.label()} already holds every norm title they could gain")
-        return 0
-    print(f"# edition {state.edition_reason}")
-    for i, title in enumerate(titles):
-        verdict = verdict_for(state, player.rank, title, up_to)
-        floor = state.title_rules.rating_floor[title]
-        if i:
-            print()
-        for line in breakdown(
-            evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
-        ):
-            print(line)
-        if up_to < state.tournament.planned_rounds:
-            secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
-            p = Outlook(state, up_to).prospect(player.rank, title, secured)
-            print()
-            for line in prospect(
-                p.status.value,
-                p.reason,
-                prospect_detail(p),
-                player_ref(player),
-                title.value,
-                up_to,
-            ):
-                print(line)
-    return 0
+    lines, status = check_lines(state, rank, Title(args.title) if args.title else None, up_to)
+    for line in lines:
+        print(line)
+    return status
 
 
 def cmd_certificate(args: argparse.Namespace) -> int:
@@ -222,7 +202,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="an arbiter's breakdown of a player's norm attempt")
     check.add_argument("file", help="TRF file, or JSONL file of input events")
     check.add_argument("--player", required=True, help="start rank or FIDE id")
-    check.add_argument("--title", choices=[t.value for t in Title if t.is_norm_title])
+    check.add_argument(
+        "--title",
+        type=str.upper,
+        choices=NORM_TITLE_NAMES,
+        help="one norm title (default: every norm title the player can gain)",
+    )
     check.add_argument("--round", type=int, help="after this round (default: the last)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     check.set_defaults(func=cmd_check)
@@ -234,8 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--player", required=True, help="start rank or FIDE id")
     cert.add_argument(
         "--title",
-        choices=[t.value for t in Title if t.is_norm_title],
-        help="the norm to certify (default: the strongest achieved)",
+        type=str.upper,
+        choices=NORM_TITLE_NAMES,
+        help="the norm to certify (default: the strongest with an alert in force, else achieved)",
     )
     cert.add_argument("--round", type=int, help="after this round (default: the last finished)")
     cert.add_argument(

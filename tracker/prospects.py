@@ -43,8 +43,9 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from tracker.editions import TitleRules
 from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
-from tracker.evaluation import context, norm_titles
+from tracker.evaluation import context
 from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
@@ -68,10 +69,14 @@ from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import System
 
-SWISS_ASSUMPTION = (
-    "remaining opponents at best the highest-rated players not yet met over the board, "
-    "each counted at least at the 1.46c floor"
-)
+
+def swiss_assumption(rules: TitleRules) -> str:
+    """What a Swiss prospect assumes of the remaining opponents, with the edition's article
+    for the floor (1.46c of 2009, 1.4.6b of 2024)."""
+    return (
+        "remaining opponents at best the highest-rated players not yet met over the board, "
+        f"each counted at least at the {rules.articles['floor']} floor"
+    )
 
 
 EXACT_SUBSETS = 2**10
@@ -209,7 +214,7 @@ class Outlook:
                 ((self.rules.opponent_rating(p), p.rank) for p in players), reverse=True
             )
             self.titles = Counter(p.title for p in players)
-            self.federations = Counter(p.federation for p in players)
+            self.federations = Counter(p.federation_key for p in players)
             self.unrated = sum(1 for p in players if p.rating is None)
         self._games: dict[int, list[NormGame]] = {}
         self._pools: dict[int, _Pool] = {}
@@ -233,7 +238,7 @@ class Outlook:
         :meth:`prospect` gives)."""
         out = {}
         for rank, player in self.state.players.items():
-            for title in norm_titles(player):
+            for title in self.rules.eligible_norm_titles(player):
                 out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
         return out
 
@@ -304,13 +309,11 @@ class Outlook:
         """The foreign federations (1.43) of the games so far, and how many more the
         remaining opponents could add."""
         if rank not in self._foreign:
-            own = self.state.players[rank].federation
-            fid = self.rules.fid_counts_as_federation
+            own = self.state.players[rank].federation_key
+            is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
-            foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
-            new_feds = {
-                f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)
-            }
+            foreign = {f for f in have.federations if is_foreign(f, own)}
+            new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
             self._foreign[rank] = (len(foreign), len(new_feds - foreign))
         return self._foreign[rank]
 
@@ -411,9 +414,9 @@ class Outlook:
             opponents = [g.opponent for g in games]
             self._have[rank] = _Have(
                 Counter(p.title for p in opponents if p.title is not None),
-                Counter(p.federation for p in opponents),
+                Counter(p.federation_key for p in opponents),
                 sum(1 for p in opponents if p.rating is None),
-                Counter(p.federation for p in wins),
+                Counter(p.federation_key for p in wins),
                 sum(1 for p in wins if p.rating is None),
             )
         return self._have[rank]
@@ -438,7 +441,7 @@ class Outlook:
                 len(players),
                 tuple(ratings),
                 Counter(p.title for p in players),
-                Counter(p.federation for p in players),
+                Counter(p.federation_key for p in players),
                 sum(1 for p in players if p.rating is None),
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
@@ -453,7 +456,7 @@ class Outlook:
         for other in gone:
             p = self.state.players[other]
             titles[p.title] -= 1
-            federations[p.federation] -= 1
+            federations[p.federation_key] -= 1
         return _Pool(
             len(self.state.players) - len(gone),
             tuple(best),
@@ -630,7 +633,7 @@ class _Relaxed:
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
         rule = spec.mix(n, (n + 1) // 2 if double else n)
-        own = spec.player.federation
+        own = spec.player.federation_key
         holders = rule.title_holder_titles
         holders_have = sum(c for t, c in have.titles.items() if t in holders)
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
@@ -715,10 +718,6 @@ def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
 def _avg(total: int, games: int) -> int:
     """An average as 1.47b rounds it (the smallest sum reaching it is :func:`least_total`)."""
     return (2 * total + games) // (2 * games)
-
-
-def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
-    return federation != own and (fid_counts or federation != "FID")
 
 
 def _mo_reachable(
@@ -931,7 +930,6 @@ def _spread(results: list[Code], ordered: Sequence[int], half: int) -> None:
 
 
 __all__ = [
-    "SWISS_ASSUMPTION",
     "Need",
     "Outlook",
     "Prospect",
@@ -939,4 +937,5 @@ __all__ = [
     "Status",
     "Way",
     "outlook",
+    "swiss_assumption",
 ]

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator
 
 from tracker import events as ev
 from tracker.state import TournamentState
+from tracker.text_decoding import decode
 from tracker.transition import Rejected, apply
 from tracker.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
 
@@ -24,6 +25,12 @@ class Sourced:
 
 class InputError(ValueError):
     """Input that cannot be replayed; the message names the file, line and field."""
+
+
+def read_bytes(data: bytes, name: str) -> list[Sourced]:
+    """Events from the bytes of a TRF or JSONL file, in whatever encoding the file is
+    (:func:`tracker.text_decoding.decode`: UTF-8, Windows-1250/1252 or Latin-1)."""
+    return read_events(decode(data).text, name)
 
 
 def read_events(text: str, name: str) -> list[Sourced]:

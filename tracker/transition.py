@@ -17,6 +17,7 @@ from tracker.alerts import (
     alert_id,
     evidence,
     facts_digest,
+    norm_alert_id,
     player_fields,
     player_ref,
     prospect_detail,
@@ -25,7 +26,15 @@ from tracker.alerts import (
 )
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import PlayerRound, achieved_norms, context, flags, standings
+from tracker.evaluation import (
+    PlayerRound,
+    achieved_norms,
+    context,
+    flags,
+    norm_event,
+    standings,
+)
+from tracker.event_flags import TournamentFlags
 from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
@@ -89,7 +98,7 @@ def _register_tournament(
         start_date=e.start_date,
         end_date=e.end_date,
         system=e.system,
-        host_federation=e.host_federation.upper() if e.host_federation else None,
+        host_federation=e.host_federation,
         planned_rounds=e.planned_rounds,
         kinds=frozenset(e.kinds),
         edition=e.edition,
@@ -139,6 +148,12 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
         return state
     if known is not None:
         raise Rejected("rank", f"start rank {e.rank} is already registered as {known.label()}")
+    if len(state.players) >= ev.MAX_PLAYERS:
+        raise Rejected(
+            "rank",
+            f"start rank {e.rank}: the tournament already has {len(state.players)} players, "
+            f"the most the contract allows ({ev.MAX_PLAYERS})",
+        )
     return dataclasses.replace(state, players=_with(state.players, e.rank, player))
 
 
@@ -296,6 +311,7 @@ def _evaluate(
     t = state.tournament
     edition = state.title_rules.name
     last = number == t.planned_rounds
+    gate = norm_event(state)  # rapid, blitz, online: no norms, prospects or title ratings
     rows = standings(state, number)
     cells = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells)  # once, for the norms and the prospects
@@ -317,7 +333,7 @@ def _evaluate(
         # after a revocation the same facts may give the norm again: the id then also rests
         # on the revocation, so that subscribers dropping seen ids do not drop it
         previous = sent.get(f"revoked:{key}", "")
-        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
+        ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
         # as known now: a last-round bye is often announced rounds ahead
@@ -342,6 +358,12 @@ def _evaluate(
                     event_type_reason=event_flags.event_type or "",
                     longer_than_30_days=event_flags.longer_than_30_days,
                     ratings_at_game_date=event_flags.game_date_ratings,
+                    rate_of_play=gate.flag,
+                    rate_of_play_reason=gate.reason,
+                    rounds_per_day=event_flags.rounds_per_day,
+                    rounds_per_day_ok=event_flags.rounds_per_day_ok,
+                    one_round_a_day_3_days=_one_round_days(state, title, event_flags),
+                    longer_than_90_days=event_flags.longer_than_90_days,
                 ),
             )
         )
@@ -381,7 +403,8 @@ def _evaluate(
         del sent[key]
 
     reached_now: set[str] = set()
-    for row in sorted((r for r in rows if r.reached), key=lambda r: r.player.rank):
+    rated = rows if gate.title_ratings else []
+    for row in sorted((r for r in rated if r.reached), key=lambda r: r.player.rank):
         for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
             key = f"rating:{row.player.rank}:{title.value}"
             reached_now.add(key)
@@ -413,19 +436,21 @@ def _evaluate(
     for key in [k for k in sent if k.startswith("rating:") and k not in reached_now]:
         del sent[key]  # a correction took the rating back below the level
 
-    out.extend(
-        _prospects(
-            state,
-            number,
-            set(norms) if last or before_last_allowed else set(),
-            sent,
-            cells,
-            ctx,
+    if gate.norms:
+        out.extend(
+            _prospects(
+                state,
+                number,
+                set(norms) if last or before_last_allowed else set(),
+                sent,
+                cells,
+                ctx,
+            )
         )
-    )
 
     if announce:
-        out.insert(0, _round_finished(state, number, rows))  # first, then its alerts
+        why_not = None if gate.norms else gate.reason
+        out.insert(0, _round_finished(state, number, rows, why_not))  # first, then its alerts
     new_state = dataclasses.replace(
         state,
         sent=MappingProxyType(sent),
@@ -435,13 +460,19 @@ def _evaluate(
 
 
 def _round_finished(
-    state: TournamentState, number: int, rows: Sequence[PlayerRound]
+    state: TournamentState,
+    number: int,
+    rows: Sequence[PlayerRound],
+    not_a_norm_event: str | None = None,
 ) -> ev.RoundFinished:
-    """The round's summary: every player's score and live rating. One validation of the
-    whole alert: a model per standing costs as much again."""
+    """The round's summary: every player's score and live rating, and why the event gives
+    no norm alerts where it cannot. One validation of the whole alert: a model per standing
+    costs as much again."""
     t = state.tournament
+    extra = {"not_a_norm_event": not_a_norm_event} if not_a_norm_event else {}
     return ev.RoundFinished.model_validate(
         {
+            **extra,
             "alert_id": alert_id(t.id, "round_finished", number),
             "tournament_id": t.id,
             "round": number,
@@ -458,6 +489,16 @@ def _round_finished(
             ],
         }
     )
+
+
+def _one_round_days(state: TournamentState, title: Title, flags: TournamentFlags) -> bool | None:
+    """1.1.3a (2024): for a GM or WGM norm, whether the event has the days with a single
+    round the edition asks; ``None`` for other titles, editions without the rule, or
+    without round dates."""
+    rule = state.title_rules.one_round_days
+    if rule is None or title not in rule[1] or flags.one_round_days is None:
+        return None
+    return flags.one_round_days >= rule[0]
 
 
 def _prospects(
@@ -490,7 +531,15 @@ def _prospects(
             )
             detail = view.prospect(rank, title, secured=False)
             out.append(
-                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
+                _prospect_event(
+                    state,
+                    number,
+                    p,
+                    ident,
+                    "entered",
+                    prospect_detail(detail, state.title_rules),
+                    title,
+                )
             )
             sent[key] = ident
             continue

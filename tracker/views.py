@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail, score_text
-from tracker.evaluation import PlayerRound, norm_titles, verdict_for
+from tracker.evaluation import PlayerRound, norm_event, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
@@ -50,6 +50,12 @@ class TournamentSummary(_View):
     players: int
     edition: str
     """The title regulations the tournament is judged by."""
+    rate_of_play: str = "unknown"
+    """``standard``, ``rapid``, ``blitz`` or ``unknown``, from the file's time control."""
+    norm_event: bool = True
+    """Whether the event can give title norms and title ratings (its rate of play)."""
+    norm_event_reason: str = ""
+    """How the rate of play was read and, when it is no norm event, why."""
 
 
 class CrossCell(_View):
@@ -110,7 +116,8 @@ class PlayerCard(_View):
     rank: int
     name: str
     title: str | None
-    federation: str
+    federation: str | None
+    """``None``: not known."""
     fide_id: int | None
     rating: int | None
     place: int
@@ -125,6 +132,7 @@ class PlayerCard(_View):
 
 def summary(state: TournamentState) -> TournamentSummary:
     t = state.tournament
+    gate = norm_event(state)
     return TournamentSummary(
         tournament_id=t.id,
         name=t.name,
@@ -136,6 +144,9 @@ def summary(state: TournamentState) -> TournamentSummary:
         rounds_finished=state.announced,
         players=len(state.players),
         edition=state.title_rules.name,
+        rate_of_play=gate.rate.pace.value,
+        norm_event=gate.norms,
+        norm_event_reason=gate.reason,
     )
 
 
@@ -239,7 +250,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
     if up_to:
         ongoing = up_to < state.tournament.planned_rounds
         view = Outlook(state, up_to) if ongoing else None
-        for title in norm_titles(player):
+        for title in state.title_rules.eligible_norm_titles(player):
             verdict = verdict_for(state, rank, title, up_to)
             floor = state.title_rules.rating_floor[title]
             alert = state.sent.get(f"norm:{rank}:{title.value}")
@@ -257,7 +268,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
                     alert_id=alert,
                     evidence=evidence(verdict, verdict.raised, floor),
                     contention=outlook.status.value if outlook else None,
-                    prospect=prospect_detail(outlook)
+                    prospect=prospect_detail(outlook, state.title_rules)
                     if outlook is not None and outlook.in_contention
                     else None,
                 )

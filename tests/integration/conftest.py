@@ -172,6 +172,8 @@ class Pipeline:
         return done
 
     def start_worker(self, name: str, *options: str, env: dict[str, str] | None = None) -> Worker:
+        """``tracker worker`` with these options (and settings in ``env`` beside the
+        pipeline's)."""
         log = self.tmp / f"{name}.log"
         proc = subprocess.Popen(
             [sys.executable, "-m", "tracker", "worker", "-l", "info", *options],

@@ -78,6 +78,8 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
                     "document.querySelectorAll('#alerts li[data-type=norm_achieved]').length"
                 ),
                 "rows": await page.eval("document.querySelectorAll('tr.player').length"),
+                # the inline <style> applies under the page's Content-Security-Policy
+                "margin": await page.eval("getComputedStyle(document.body).marginTop"),
                 "overflow": await page.eval(
                     "document.documentElement.scrollWidth - window.innerWidth"
                 ),
@@ -98,6 +100,7 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert seen["round_before"] == "after round 8 of 11"
     assert seen["norms_before"] == 0
     assert seen["rows"] == 32
+    assert seen["margin"] == "0px"
     assert seen["overflow"] <= 0, "the page is wider than the phone's screen"
     assert "GM norm secured" in seen["alert"]
     assert "Dumitrescu, Radu" in seen["alert"]
@@ -124,13 +127,17 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
     status, cert = get(f"{base}/api/tournaments/{TID}/players/14/certificate?round=9")
     assert status == 200
     assert (cert["ra"], cert["rp"]) == (2536, 2702)
+    status, final = get(f"{base}/api/tournaments/{TID}/players/14/certificate")
+    assert status == 200  # the certificate of the alert in force: the same, with its id
+    assert final == cert
+    assert final["alert_id"] is not None
     status, pdf = get(f"{base}/api/tournaments/{TID}/players/14/certificate?format=pdf")
     assert status == 200
     assert pdf.startswith(b"%PDF-")
     assert get(f"{base}/api/tournaments/nope/standings")[0] == 404
     status, problem = get(f"{base}/api/tournaments/{TID}/players/3/certificate")
     assert status == 404
-    assert "holds every norm title" in problem["error"]
+    assert "can gain no norm title" in problem["error"]
 
     async def stream(query: str, count: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

@@ -64,13 +64,20 @@ class TitleRules2024(TitleRules2009):
     with no exception for world or continental championships."""
     fid_counts_as_federation: bool = False
     """1.4.2a: players under the FIDE flag (``FID``) are accepted as opponents but are never
-    a federation other than the applicant's (1.4.3). Reading: the 3/5 and 2/3 caps of 1.4.4
-    still count them as one group."""
+    a federation other than the applicant's (1.4.3), nor players "not from the host
+    federation" for the Swiss exemption of 1.4.3d (:meth:`is_foreign`). Reading: the 3/5 and
+    2/3 caps of 1.4.4 still count them as one group."""
     swiss_exemption_per_round: bool = True
     """1.4.3d: the 20 / 3 / 10 players must be there "in every round" …"""
     swiss_exemption_max_missed: int | None = 1
     """… and "players are counted only if they miss at most one round (excluding
     pairing-allocated byes)"."""
+    eligibility_article: str = "0.6.2"
+    """0.6.2: the "lower titles" a title-holder does not gain are the lesser titles within the
+    same category, open or women's (the reading of issue 12's review; the reference holds
+    0.6.2's table of minimum ratings, which lists the two categories side by side). The
+    rule itself is the 2009 one (:meth:`TitleRules2009.why_not_eligible`), and 1.5.2 keeps
+    2009's 1.51: a norm good for more than one title may be used for both."""
     title_holder_article: str = "1.4.5a"
     foreign_article: str = "1.4.3"
     caps_article: str = "1.4.4"
@@ -86,6 +93,20 @@ class TitleRules2024(TitleRules2009):
     rating_title_min_games: int | None = 30
     """1.3: "For ratings achieved after 1st July 2017, the player must at that time have
     played at least 30 rated games"."""
+    norm_rate_minimum: tuple[int, str] | None = (120, "1.1.3")
+    """1.1.3: each player must have at least 2 hours for all the moves, assuming 60 moves."""
+    max_rounds_per_day: tuple[int, str] | None = (2, "1.1.3")
+    """1.1.3: no more than two rounds a day."""
+    one_round_days: tuple[int, frozenset[Title], str] | None = (
+        3,
+        frozenset({GM, WGM}),
+        "1.1.3a",
+    )
+    """1.1.3a: a GM or WGM application based on norms needs one norm from an event with one
+    round a day on at least three days. Reading: at least three days of the event have a
+    single round (other days may have two)."""
+    max_event_days: tuple[int, str] | None = None
+    """2024 has no 90-day rule; events over 30 days use game-date ratings (1.1.4)."""
     event_type_swiss: tuple[int, int] | None = (40, 2000)
     """1.5.6: an individual Swiss where every round has at least 40 participants with an
     average rating of at least 2000 (players counted only if they miss at most one round,
@@ -94,6 +115,7 @@ class TitleRules2024(TitleRules2009):
         default_factory=lambda: MappingProxyType(
             {
                 "games": "1.4.1a",
+                "bye": "1.4.2c",
                 "floor": "1.4.6b",
                 "average": "1.4.8a",
                 "performance": "1.4.8",
