@@ -17,10 +17,11 @@ server starts on the same topics, ``--new`` new tournaments are published as soo
 * ``feed``: the resident memory added by one SSE client on ``/api/alerts`` once the worker's
   alert feed has read the output topics (which hold every alert of the history).
 
-``--code DIR`` runs the workers from another checkout (the figures *before* a change:
-``git archive main | tar -x -C DIR``); the benchmark's own publisher and readers are this
-tree's. Without ``--broker`` (or ``TRACKER_TEST_BROKER``) each run gets a Tansu broker of its
-own, so the broker's memory does not carry over from one run to the next.
+``--store rocksdb://`` keeps the table on a volume both workers share, as a restarted pod
+with its volume would. ``--code DIR`` runs the workers from another checkout (the figures
+*before* a change: ``git archive main | tar -x -C DIR``); the benchmark's own publisher and
+readers are this tree's. Without ``--broker`` (or ``TRACKER_TEST_BROKER``) each run gets a
+Tansu broker of its own, so the broker's memory does not carry over from one run to the next.
 """
 
 from __future__ import annotations
@@ -61,6 +62,7 @@ class Proc:
     def __init__(self, s: Settings, log: Path, code: Path, web_port: int | None = None) -> None:
         env = env_for(s)
         env.update(TRACKER_FINISHED_GRACE="2", TRACKER_RETIRE_EVERY="1", PYTHONPATH=str(code))
+        env.update(TRACKER_STORE=s.store, TRACKER_DATA_DIR=s.data_dir)
         command = [sys.executable, "-m", "tracker", "worker", "-l", "info"]
         if web_port:
             command += ["--web-port", str(web_port)]
@@ -131,10 +133,24 @@ async def sse(port: int, quiet: float = 4.0, limit: float = 300.0) -> int:
 
 
 def run(
-    broker: str, history: int, partitions: int, players: int, new: int, code: Path, tmp: Path
+    broker: str,
+    history: int,
+    partitions: int,
+    players: int,
+    new: int,
+    code: Path,
+    tmp: Path,
+    store: str,
 ) -> dict[str, Any]:
     tag = f"hist-{history}-{partitions}-{uuid.uuid4().hex[:6]}"
-    s = Settings(broker=broker, app_id=tag, topic_prefix=f"{tag}-", partitions=partitions)
+    s = Settings(
+        broker=broker,
+        app_id=tag,
+        topic_prefix=f"{tag}-",
+        partitions=partitions,
+        store=store,
+        data_dir=str(tmp / f"{tag}-data"),  # one volume for both workers
+    )
     rounds = players - 1
     old = interleave([round_robin(f"h{i}", players, seed=i) for i in range(history)])
     fresh = interleave([round_robin(f"n{i}", players, seed=i) for i in range(new)])
@@ -186,13 +202,16 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--new", type=int, default=20, help="tournaments after the restart")
     parser.add_argument("--code", type=Path, default=ROOT, help="checkout the workers run from")
+    parser.add_argument(
+        "--store", default="memory://", help="memory:// (default) or rocksdb:// (kept volume)"
+    )
     args = parser.parse_args()
 
     from streams.broker import running
 
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-history-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
-    print(f"workers from {args.code.resolve()}; logs in {tmp}", flush=True)
+    print(f"workers from {args.code.resolve()}, store {args.store}; logs in {tmp}", flush=True)
     print(
         f"{'history':>8} {'parts':>5} {'msgs':>7} {'retired':>7} {'ready s':>7} {'first s':>7} "
         f"{'all s':>6} {'RSS MB':>6} {'peak':>6} {'feed MB':>7} {'SSE ev':>7}",
@@ -204,7 +223,9 @@ def main() -> int:
                 broker = args.broker or stack.enter_context(
                     running(log_path=tmp / f"tansu-{history}-{partitions}.log")
                 )
-                r = run(broker, history, partitions, args.players, args.new, args.code, tmp)
+                r = run(
+                    broker, history, partitions, args.players, args.new, args.code, tmp, args.store
+                )
             print(
                 f"{history:8d} {partitions:5d} {r['history_messages']:7d} {r['retired']:7d} "
                 f"{r['ready_s']:7.1f} {r['first_s']:7.1f} {r['all_s']:6.1f} {r['rss']:6.0f} "
