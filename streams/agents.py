@@ -120,8 +120,18 @@ class Tracker:
 
     def stored(self, partition: int) -> Iterator[tuple[bytes, bytes]]:
         """The partition's table entries, and entries with no partition in their key (the
-        others are not even read)."""
+        others are not even read). With ``rocksdb://`` (rocksdict) only the partition's own
+        key range is read: its database also holds the archive records of every tournament
+        it ever retired, which a rebuild must not walk through."""
         table = self.channels.facts
+        db = _rocksdict_of(table, partition)
+        if db is not None:
+            prefix = f"{partition}@".encode()
+            for key, value in db.items(from_key=prefix):
+                if not key.startswith(prefix):
+                    break
+                yield key, value
+            return
         for key in list(table.keys()):
             owner = key_partition(key)
             if owner is not None and owner != partition:
@@ -411,6 +421,14 @@ def attach(app: Any, settings: Settings, channels: Channels) -> tuple[Any, Track
 
     agent = app.agent(channels.input, name="streams.agents.track")(track)
     return agent, tracker
+
+
+def _rocksdict_of(table: Any, partition: int) -> Any:
+    """The partition's rocksdict database under Faust's ``rocksdb://`` store, else ``None``."""
+    store: Any = getattr(table, "data", None)
+    if not getattr(store, "use_rocksdict", False) or not hasattr(store, "_db_for_partition"):
+        return None
+    return store._db_for_partition(partition)
 
 
 def _done(future: Any) -> bool:

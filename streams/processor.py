@@ -764,7 +764,7 @@ class Recovery:
         for fact in chain:
             tid = fact.event.tournament_id
             if tid not in records:
-                records[tid] = _archived(lookup, tid, p)
+                records[tid] = archived(lookup, tid, p)
             record = records[tid]
             if record is not None and fact.seq < record.seq:
                 continue  # a leftover of a retired tournament
@@ -814,7 +814,8 @@ def _key_offset(key: bytes | str | None, default: int) -> int:
     return int(tail) if tail.isdigit() else default
 
 
-def _archived(lookup: Lookup, tid: str, partition: int) -> Archived | None:
+def archived(lookup: Lookup, tid: str, partition: int) -> Archived | None:
+    """The archive record of a retired tournament of this partition, if there is one."""
     raw = lookup(archive_key(tid))
     if raw is None:
         return None
@@ -825,11 +826,6 @@ def _archived(lookup: Lookup, tid: str, partition: int) -> Archived | None:
     if not isinstance(record, Archived) or record.partition != partition:
         return None
     return record
-
-
-def archived(lookup: Lookup, tid: str, partition: int) -> Archived | None:
-    """The archive record of a retired tournament of this partition, if there is one."""
-    return _archived(lookup, tid, partition)
 
 
 @dataclasses.dataclass
