@@ -24,8 +24,8 @@ from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
 from tracker.evaluation import norm_titles, verdict_for
 from tracker.prospects import Outlook
-from tracker.replay import InputError, Replay, Sourced, read_events, to_jsonl, with_edition
-from tracker.report import breakdown, prospect, story
+from tracker.replay import InputError, Replay, Sourced, read_events, render, with_edition
+from tracker.report import breakdown, prospect
 from tracker.state import TournamentState
 from tracker.titles import Title
 
@@ -84,17 +84,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for done, item in enumerate(events, 1):
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
-        tid = item.event.tournament_id
-        if args.format == "text" and tid in run.states and tid not in announced:
-            announced.add(tid)
-            state = run.states[tid]
-            print(f"# {state.tournament.name or tid}: edition {state.edition_reason}", file=out)
-        for alert in alerts:
-            if args.format == "jsonl":
-                print(to_jsonl(alert), file=out)
-        if args.format == "text":
-            for line in story(alerts, top=args.top):
-                print(line, file=out)
+        for line in render(run, item, alerts, args.format, args.top, announced):
+            print(line, file=out)
     progress.close()
     return 0
 
@@ -244,6 +235,10 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--out", metavar="PATH", help="write here (default: stdout)")
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     cert.set_defaults(func=cmd_certificate)
+
+    from follow.cli import register as register_follow  # the shell's loop stays outside
+
+    register_follow(sub, EDITION_NAMES, editions_help)
 
     for plugin in entry_points(group="tracker.commands"):
         # other packages (the Kafka shell in ``streams``) add their subcommands here, so the

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import events as ev
+from tracker.report import story
 from tracker.state import TournamentState
 from tracker.transition import Rejected, apply
 from tracker.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
@@ -108,6 +109,28 @@ class Replay:
             raise InputError(f"{item.where}: {exc}") from None
         self.states[tid] = state
         return out
+
+
+def render(
+    run: Replay,
+    item: Sourced,
+    alerts: Sequence[ev.OutputEvent],
+    fmt: str,
+    top: int,
+    announced: set[str],
+) -> Iterator[str]:
+    """The lines ``tracker replay`` prints after feeding ``item``: in ``text``, the
+    tournament's name and edition the first time it is seen (``announced`` remembers it),
+    then the story of the alerts; in ``jsonl``, one alert per line."""
+    if fmt == "jsonl":
+        yield from (to_jsonl(alert) for alert in alerts)
+        return
+    tid = item.event.tournament_id
+    state = run.states.get(tid)
+    if state is not None and tid not in announced:
+        announced.add(tid)
+        yield f"# {state.tournament.name or tid}: edition {state.edition_reason}"
+    yield from story(alerts, top=top)
 
 
 def replay(events: Iterable[Sourced]) -> Iterator[ev.OutputEvent]:
