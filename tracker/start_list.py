@@ -1,0 +1,244 @@
+"""The players of a tournament by start rank, and finding a broadcast's player among them.
+
+A start list comes from the arbiter's TRF (start ranks as the file gives them) or from FIDE's
+rating list (:mod:`tracker.rating_list`; start ranks in the order of the file). A broadcast
+names players by FIDE id, when its tags carry one, and by name, written as the broadcaster
+writes it: ``Carlsen, Magnus``, ``Carlsen,M``, ``Magnus Carlsen``. :meth:`StartList.find`
+matches by FIDE id first, else by name (:func:`same_person`); a name that fits two players is
+reported as ambiguous, never guessed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections.abc import Iterable, Sequence
+from datetime import date
+from typing import Literal
+
+from tracker import events as ev
+from tracker.pgn import Side
+from tracker.rating_list import RatingListEntry
+from tracker.titles import Title
+from tracker.trf import TrfFile
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entrant:
+    rank: int
+    name: str
+    federation: str
+    fide_id: int | None = None
+    sex: Literal["m", "w"] | None = None
+    title: Title | None = None
+    rating: int | None = None
+    k_factor: int | None = None
+    birth_date: date | None = None
+
+    def registered(self, tournament_id: str) -> ev.PlayerRegistered:
+        """The ``player_registered`` event of the entrant."""
+        return ev.PlayerRegistered(
+            tournament_id=tournament_id,
+            rank=self.rank,
+            name=self.name,
+            federation=self.federation,
+            fide_id=self.fide_id,
+            sex=self.sex,
+            title=self.title.value if self.title else None,
+            rating=self.rating,
+            k_factor=self.k_factor,
+            birth_date=self.birth_date,
+        )
+
+
+# --------------------------------------------------------------------------- names
+
+_LETTERS = str.maketrans(
+    {"ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ı": "i"}
+)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Name:
+    """A name as words: lower-case ASCII, accents and punctuation dropped. ``surname`` is set
+    when a comma says which words are the surname (``Carlsen, Magnus``)."""
+
+    words: tuple[str, ...]
+    surname: tuple[str, ...] | None
+    given: tuple[str, ...]
+
+
+def name_of(text: str) -> Name:
+    """
+    >>> name_of("Vachier-Lagrave, Maxime")
+    Name(words=('vachier', 'lagrave', 'maxime'), surname=('vachier', 'lagrave'), given=('maxime',))
+    >>> name_of("Magnus  Carlsen").surname is None
+    True
+    """
+    text = unicodedata.normalize("NFKD", text.lower().translate(_LETTERS))
+    text = text.encode("ascii", "ignore").decode()
+    if "," in text:
+        last, first = text.split(",", 1)
+        surname = tuple(re.findall(r"[a-z0-9]+", last))
+        given = tuple(re.findall(r"[a-z0-9]+", first))
+        return Name(surname + given, surname or None, given)
+    words = tuple(re.findall(r"[a-z0-9]+", text))
+    return Name(words, None, ())
+
+
+def _fits(
+    short: Sequence[str], long: Sequence[str], must: Iterable[str] = (), need_full: bool = True
+) -> bool:
+    """Whether every word of ``short`` stands for a different word of ``long``, in full or
+    as its initial, every word of ``must`` in full, and (``need_full``) at least one word of
+    two letters or more in full."""
+    free = list(long)
+    full = 0
+    for word in sorted(short, key=len, reverse=True):  # full words before initials
+        if word in free:
+            free.remove(word)
+            full += len(word) > 1
+        elif len(word) == 1 and any(w.startswith(word) for w in free):
+            free.remove(next(w for w in free if w.startswith(word)))
+        else:
+            return False
+    used = set(long) - set(free)
+    return (full > 0 or not need_full) and all(w in used for w in must)
+
+
+def same_person(a: str, b: str) -> bool:
+    """Whether two spellings can name the same person: the same words in any order, or with
+    given names shortened to initials; when both say which words are the surname (a comma),
+    the surnames are equal.
+
+    >>> same_person("Carlsen, Magnus", "Carlsen,M"), same_person("Magnus Carlsen", "Carlsen, M.")
+    (True, True)
+    >>> same_person("Carlsen, Magnus", "Carlsen, Henrik"), same_person("Carlsen, M", "Mads Jensen")
+    (False, False)
+    """
+    x, y = name_of(a), name_of(b)
+    if x.surname is not None and y.surname is not None:
+        if x.surname != y.surname:
+            return False
+        return _fits(x.given, y.given, need_full=False) or _fits(y.given, x.given, need_full=False)
+    short_name, long_name = sorted((x, y), key=lambda n: len(n.words))
+    must = (short_name.surname or ()) + (long_name.surname or ())
+    if len(short_name.words) == len(long_name.words):
+        # the same number of words: each side may hold the other's initials
+        return _fits(short_name.words, long_name.words, must) or _fits(
+            long_name.words, short_name.words, must
+        )
+    return _fits(short_name.words, long_name.words, must)
+
+
+def _exact(a: str, b: str) -> bool:
+    x, y = name_of(a), name_of(b)
+    if x.surname is not None and y.surname is not None and x.surname != y.surname:
+        return False
+    return sorted(x.words) == sorted(y.words)
+
+
+# --------------------------------------------------------------------------- the list
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Found:
+    """The start rank of a broadcast player, or why there is none."""
+
+    rank: int | None
+    problem: str | None = None
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class StartList:
+    entrants: tuple[Entrant, ...]
+
+    @classmethod
+    def from_trf(cls, trf: TrfFile) -> StartList:
+        return cls(
+            tuple(
+                Entrant(
+                    rank=p.rank,
+                    name=p.name,
+                    federation=p.federation,
+                    fide_id=p.fide_id,
+                    sex=p.sex,
+                    title=p.title,
+                    rating=p.rating,
+                    birth_date=p.birth_date,
+                )
+                for p in trf.players
+            )
+        )
+
+    @classmethod
+    def from_rating_list(cls, entries: Iterable[RatingListEntry]) -> StartList:
+        """Start ranks in the order of the list. The list gives a birth year, not a date:
+        the birth date stays unknown."""
+        return cls(
+            tuple(
+                Entrant(
+                    rank=rank,
+                    name=e.name,
+                    federation=e.federation,
+                    fide_id=e.fide_id,
+                    sex=e.sex,
+                    title=e.title,
+                    rating=e.rating,
+                    k_factor=e.k_factor,
+                )
+                for rank, e in enumerate(entries, 1)
+            )
+        )
+
+    def find(self, side: Side) -> Found:
+        """The entrant a broadcast names: by FIDE id, else by name.
+
+        The id decides unless the name fits exactly one *other* entrant and not the id's
+        (a wrong id tag and a right name, or the reverse: reported, not guessed). A name is
+        matched exactly (the same words) before it is matched with initials; two entrants
+        at the same level are ambiguous."""
+        by_name = self._by_name(side.name)
+        if side.fide_id is not None:
+            holder = next((e for e in self.entrants if e.fide_id == side.fide_id), None)
+            if holder is not None:
+                if (
+                    side.name
+                    and not same_person(side.name, holder.name)
+                    and by_name.rank is not None
+                ):
+                    other = self._entrant(by_name.rank)
+                    return Found(
+                        None,
+                        f"{side.name!r}: FIDE id {side.fide_id} is {holder.name} (rank "
+                        f"{holder.rank}) but the name is {other.name} (rank {other.rank})",
+                    )
+                return Found(holder.rank)
+        if by_name.rank is not None and side.fide_id is not None:
+            entrant = self._entrant(by_name.rank)
+            if entrant.fide_id is not None and entrant.fide_id != side.fide_id:
+                return Found(
+                    None,
+                    f"{side.name!r} (FIDE id {side.fide_id}): the start list has "
+                    f"{entrant.name} with FIDE id {entrant.fide_id}",
+                )
+        return by_name
+
+    def _entrant(self, rank: int) -> Entrant:
+        return next(e for e in self.entrants if e.rank == rank)
+
+    def _by_name(self, name: str) -> Found:
+        if not name:
+            return Found(None, "no name in the tags")
+        for test in (_exact, same_person):
+            hits = [e for e in self.entrants if test(name, e.name)]
+            if len(hits) == 1:
+                return Found(hits[0].rank)
+            if len(hits) > 1:
+                listed = ", ".join(f"{e.name} (rank {e.rank})" for e in hits)
+                return Found(None, f"{name!r} is ambiguous: {listed}")
+        return Found(None, f"{name!r} is not in the start list")
+
+
+__all__ = ["Entrant", "Found", "Name", "StartList", "name_of", "same_person"]
