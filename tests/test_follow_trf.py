@@ -1,0 +1,270 @@
+"""Following an arbiter's TRF export as it changes (issue 14): successive snapshots of the
+seed events, served over a local HTTP server or written to a file, give exactly the alerts
+of ``tracker replay`` of the final file; half-written files and snapshots that lose facts
+are held; corrections of results are sent as ``result_corrected``."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from pathlib import Path
+
+import pytest
+
+from follow.sources import FileSource, UrlSource
+from tests.follow_helpers import SEEDS, boards, cut, live, replay_lines, seed, serving
+from tests.follow_helpers import follower as make_follower
+from tracker import events as ev
+from tracker.replay import Replay, Sourced, render
+from tracker.results import Code
+from tracker.snapshots import read_snapshot
+from tracker.trf import Cell, TrfFile, format_trf
+
+TRF_SEEDS = sorted(p.name for p in SEEDS.glob("*.trf"))
+
+
+def sent(state_file: Path) -> list[ev.InputEvent]:
+    """The events a follower handed to the tracker, from its state file."""
+    return [
+        ev.parse_input(json.loads(line)["event"])
+        for line in state_file.read_text("utf-8").splitlines()
+    ]
+
+
+def replay_events(events: list[ev.InputEvent]) -> list[str]:
+    run = Replay()
+    out: list[str] = []
+    for e in events:
+        item = Sourced(e, "")
+        out.extend(render(run, item, run.feed(item), "jsonl", 10, set()))
+    return out
+
+
+def with_result(trf: TrfFile, round_: int, a: int, b: int, mine: Code) -> TrfFile:
+    """The file with the result of board a-b in round ``round_`` set to ``mine`` for ``a``."""
+    players = []
+    for p in trf.players:
+        cells = list(p.cells)
+        if p.rank in (a, b):
+            c = cells[round_ - 1]
+            assert c is not None
+            cells[round_ - 1] = Cell(c.opponent, c.colour, mine if p.rank == a else mine.opposite())
+        players.append(dataclasses.replace(p, cells=tuple(cells)))
+    return dataclasses.replace(trf, players=tuple(players))
+
+
+def other(code: Code | None) -> Code:
+    return Code.LOSS if code is Code.WIN else Code.WIN
+
+
+@pytest.mark.parametrize("name", TRF_SEEDS)
+async def test_a_live_event_over_http_gives_the_alerts_of_replay(name: str) -> None:
+    final = seed(name)
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/live.trf")))
+        for text in live(final):
+            server.set("/live.trf", text)
+            assert await run.follower.poll()
+        assert run.lines() == replay_lines((SEEDS / name).read_text("utf-8"))
+        assert not run.reports("held")
+        assert not run.reports("refused")
+        # an unchanged file is asked with If-None-Match and answered 304: nothing is sent
+        assert not await run.follower.poll()
+        assert server.statuses("/live.trf")[-1] == 304
+
+
+async def test_a_file_rewritten_in_place_is_followed(tmp_path: Path) -> None:
+    final = seed("gm-roundrobin-2011.trf")
+    path = tmp_path / "export.trf"
+    run = make_follower(FileSource(path))
+    for text in live(final):
+        # the same size and, often, the same modification time: compared by content
+        path.write_text(text, encoding="utf-8")
+        await run.follower.poll()
+    assert run.lines() == replay_lines(format_trf(final))
+
+
+async def test_byes_entered_ahead_never_finish_a_round() -> None:
+    final = seed("swiss-open-9r-2012.trf")
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for text in live(final, ahead=True):
+            server.set("/t.trf", text)
+            await run.follower.poll()
+        want = replay_lines(format_trf(final))
+        assert run.lines() == want
+        finished = [json.loads(x)["round"] for x in want if '"round_finished"' in x]
+        assert finished == list(range(1, 10))
+
+
+async def test_a_result_corrected_within_the_round(tmp_path: Path) -> None:
+    final = seed("swiss-open-9r-2012.trf")
+    a, b = boards(final, 4)[0]
+    cell = final.player(a).cell(4)
+    assert cell is not None
+    wrong = with_result(final, 4, a, b, other(cell.code))
+    snapshots = live(final)
+    at = 1 + 3 * 3 + 1  # round 4: the snapshot with half the results
+    snapshots[at] = format_trf(cut(wrong, 4, len(boards(final, 4)) // 2))
+    state = tmp_path / "state.jsonl"
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")), state_file=state)
+        for text in snapshots:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+    assert run.lines() == replay_lines(format_trf(final))
+    fixes = [e for e in sent(state) if isinstance(e, ev.ResultCorrected)]
+    assert [(f.round, {f.white, f.black}) for f in fixes] == [(4, {a, b})]
+
+
+async def test_a_result_corrected_after_the_round_finished(tmp_path: Path) -> None:
+    final = seed("dropped-win-2012.trf")
+    a, b = boards(final, 2)[0]
+    cell = final.player(a).cell(2)
+    assert cell is not None
+    wrong = with_result(final, 2, a, b, other(cell.code))
+    snapshots = live(final)
+    # round 2 finishes with the wrong result; the export of round 3's pairing corrects it
+    half = len(boards(final, 2)) // 2
+    snapshots[1 + 3 + 1] = format_trf(cut(wrong, 2, half))
+    snapshots[1 + 3 + 2] = format_trf(cut(wrong, 2))
+    state = tmp_path / "state.jsonl"
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")), state_file=state)
+        for text in snapshots:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+    events = sent(state)
+    assert sum(isinstance(e, ev.ResultCorrected) for e in events) == 1
+    # the alerts are those of the facts in the order they came, each fact once
+    assert run.lines() == replay_events(events)
+    assert len({json.dumps(e.model_dump(mode="json")) for e in events}) == len(events)
+    # and the tracker ends with the file's facts
+    assert run.follower.ledger is not None
+    held = {f.event for f in run.follower.ledger.facts.values()}
+    assert held == set(read_snapshot(format_trf(final)).facts.values())
+
+
+async def test_a_half_written_file_is_never_taken() -> None:
+    """Every prefix of the next export (what a poll can catch while the exporter writes)
+    is held: nothing is sent until the whole file is there."""
+    final = seed("swiss-open-9r-2012.trf")
+    snapshots = live(final)
+    k = 1 + 3 * 4  # after round 4
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for text in snapshots[: k + 1]:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+        before = len(run.lines())
+        ledger = run.follower.ledger
+        nxt = snapshots[k + 1]
+        cuts = {i + 1 for i, ch in enumerate(nxt) if ch == "\n"} - {len(nxt)}
+        for line_start in sorted(cuts):
+            cuts |= {line_start + 3, line_start + 40, line_start + 95, line_start + 101}
+        for at in sorted(c for c in cuts if 0 < c < len(nxt)):
+            server.set("/t.trf", nxt[:at])
+            await run.follower.poll()
+            assert run.follower.ledger is ledger, f"a cut at {at} changed the tracker"
+        assert len(run.lines()) == before
+        assert run.reports("held")
+        for text in snapshots[k + 1 :]:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+    assert run.lines() == replay_lines(format_trf(final))
+
+
+async def test_a_file_without_a_final_line_break_is_taken_once_unchanged() -> None:
+    final = seed("gm-roundrobin-2011.trf")
+    snapshots = live(final)
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for text in snapshots[:-1]:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+        done = len(run.lines())
+        server.set("/t.trf", snapshots[-1].rstrip("\n"))
+        await run.follower.poll()
+        assert len(run.lines()) == done  # maybe still being written
+        await run.follower.poll()  # unchanged (304): the exporter is done
+    assert run.lines() == replay_lines(format_trf(final))
+
+
+def _drop_player(trf: TrfFile, rank: int) -> TrfFile:
+    return dataclasses.replace(trf, players=tuple(p for p in trf.players if p.rank != rank))
+
+
+@pytest.mark.parametrize("loss", ["result", "player", "pairing", "bye"])
+async def test_a_snapshot_that_loses_facts_is_held(loss: str) -> None:
+    final = seed("swiss-open-9r-2012.trf")
+    snapshots = live(final)
+    k = 1 + 3 * 2  # round 3 paired
+    good = cut(final, 3, 0)
+    assert format_trf(good) == snapshots[k]
+    (a, b), (c, d) = boards(final, 2)[:2]
+    if loss == "result":
+        bad = cut(with_result(final, 2, a, b, Code.WIN), 3, 0)
+        bad = _blank_result(bad, 2, a, b)
+    elif loss == "player":
+        bad = _drop_player(cut(final, 2), 40)
+    elif loss == "pairing":
+        bad = _swap(cut(final, 3, 0), 3, boards(final, 3)[0], boards(final, 3)[1])
+    else:
+        rank = next(p.rank for p in final.players if any(_is_bye(x) for x in p.cells[:3]))
+        bad = _blank_byes(cut(final, 3, 0), rank)
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for text in snapshots[: k + 1]:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+        ledger = run.follower.ledger
+        server.set("/t.trf", format_trf(bad))
+        await run.follower.poll()
+        assert run.follower.ledger is ledger
+        (held,) = run.reports("held")
+        assert "the last good snapshot stands" in held
+        for text in snapshots[k + 1 :]:
+            server.set("/t.trf", text)
+            await run.follower.poll()
+    assert run.lines() == replay_lines(format_trf(final))
+    _ = (c, d)
+
+
+def _is_bye(c: Cell | None) -> bool:
+    return c is not None and c.opponent is None
+
+
+def _blank_byes(trf: TrfFile, rank: int) -> TrfFile:
+    players = []
+    for p in trf.players:
+        if p.rank == rank:
+            p = dataclasses.replace(p, cells=tuple(None if _is_bye(c) else c for c in p.cells))
+        players.append(p)
+    return dataclasses.replace(trf, players=tuple(players))
+
+
+def _blank_result(trf: TrfFile, round_: int, a: int, b: int) -> TrfFile:
+    players = []
+    for p in trf.players:
+        cells = list(p.cells)
+        if p.rank in (a, b):
+            c = cells[round_ - 1]
+            assert c is not None
+            cells[round_ - 1] = Cell(c.opponent, c.colour, None)
+        players.append(dataclasses.replace(p, cells=tuple(cells)))
+    return dataclasses.replace(trf, players=tuple(players))
+
+
+def _swap(trf: TrfFile, round_: int, one: tuple[int, int], two: tuple[int, int]) -> TrfFile:
+    """Re-pair two boards: the lower player of ``one`` meets the higher of ``two``."""
+    (a, b), (c, d) = one, two
+    new = {a: d, d: a, c: b, b: c}
+    players = []
+    for p in trf.players:
+        cells = list(p.cells)
+        if p.rank in new:
+            old = cells[round_ - 1]
+            assert old is not None
+            cells[round_ - 1] = Cell(new[p.rank], "w" if p.rank in (a, c) else "b", None)
+        players.append(dataclasses.replace(p, cells=tuple(cells)))
+    return dataclasses.replace(trf, players=tuple(players))
