@@ -45,9 +45,9 @@ class FileSource:
         try:
             data = self.path.read_bytes()
         except FileNotFoundError:
-            raise SourceError(f"{self.path}: no such file") from None
+            raise SourceError("no such file") from None
         except OSError as exc:
-            raise SourceError(f"{self.path}: {exc.strerror or exc}") from None
+            raise SourceError(str(exc.strerror or exc)) from None
         if data == self._last:
             return None
         self._last = data
@@ -93,11 +93,11 @@ class UrlSource:
         except urllib.error.HTTPError as exc:
             if exc.code == 304:
                 return None
-            raise SourceError(f"{self.url}: HTTP {exc.code} {exc.reason}") from None
+            raise SourceError(f"HTTP {exc.code} {exc.reason}") from None
         except urllib.error.URLError as exc:
-            raise SourceError(f"{self.url}: {exc.reason}") from None
+            raise SourceError(str(exc.reason)) from None
         except (OSError, EOFError) as exc:  # timeouts, resets, a cut gzip stream
-            raise SourceError(f"{self.url}: {exc}") from None
+            raise SourceError(str(exc)) from None
         self._etag, self._modified = etag, modified
         if body == self._last:
             return None

@@ -126,7 +126,9 @@ def pgn_game(
             return f"{first.strip()} {last.strip()}"
         return p.name
 
-    board = boards(trf, round_).index((min(white, black), max(white, black))) + 1
+    listed = boards(trf, round_)
+    pair = (min(white, black), max(white, black))
+    board = listed.index(pair) + 1 if pair in listed else len(listed) + 1
     tags = [
         ("Event", trf.header.name),
         ("Site", trf.header.city or "?"),
@@ -292,3 +294,112 @@ def follower(
     sink = EmbeddedSink(out, "jsonl", 10, state_file, report)
     f = Follower(sink, said.append, options or Options(interval=0.0), trf, pgns, start_list)
     return Run(f, out, said)
+
+
+# --------------------------------------------------------------------------- rating lists
+
+RATING_LIST_HEADER = (
+    "ID Number      Name                                                         "
+    "Fed Sex Tit  WTit OTit           FOA SEP11 Gms K  B-day Flag"
+)
+_TXT_COLUMNS = (0, 15, 76, 80, 84, 89, 94, 109, 113, 119, 123, 126, 132)
+"""Where FIDE's TXT download puts each field (the header above)."""
+
+
+def _rating_fields(p: TrfPlayer) -> list[str]:
+    title = p.title.value if p.title else ""
+    open_title, women_title = ("", title) if title.startswith("W") else (title, "")
+    return [
+        str(p.fide_id),
+        p.name,
+        p.federation,
+        "F" if p.sex == "w" else "M",
+        open_title,
+        women_title,
+        "",
+        "",
+        str(p.rating or ""),
+        "0",
+        "10" if (p.rating or 0) >= 2400 else "15",  # K of the 2009 rating rules
+        str(p.birth_year or ""),
+        "",
+    ]
+
+
+def txt_line(values: Sequence[str]) -> str:
+    """A line of FIDE's TXT download: ID, name, fed, sex, Tit, WTit, OTit, FOA, rating,
+    games, K, birth year, flag."""
+    line = ""
+    for column, value in zip(_TXT_COLUMNS, values, strict=True):
+        line = line.ljust(column) + value
+    return line.rstrip()
+
+
+def rating_list_txt(trf: TrfFile) -> str:
+    """The players of a file as FIDE's monthly TXT download lists them."""
+    lines = [RATING_LIST_HEADER, *(txt_line(_rating_fields(p)) for p in trf.players)]
+    return "\n".join(lines) + "\n"
+
+
+def rating_list_xml(trf: TrfFile) -> str:
+    """The same in FIDE's XML download."""
+    tags = [
+        "fideid",
+        "name",
+        "country",
+        "sex",
+        "title",
+        "w_title",
+        "o_title",
+        "foa_title",
+        "rating",
+        "games",
+        "k",
+        "birthday",
+        "flag",
+    ]
+    out = ['<?xml version="1.0" encoding="utf-8"?>', "<playerslist>"]
+    for p in trf.players:
+        fields = "".join(
+            f"<{t}>{v}</{t}>" if v else f"<{t}></{t}>"
+            for t, v in zip(tags, _rating_fields(p), strict=True)
+        )
+        out.append(f"<player>{fields}</player>")
+    out.append("</playerslist>")
+    return "\n".join(out) + "\n"
+
+
+def broadcast(trf: TrfFile, rounds: int, finished: int | None = None) -> str:
+    """A broadcast of rounds 1 … ``rounds`` of a file, with its quirks: names written three
+    ways (``Last, First``, ``Last,F``, ``First Last``) and FIDE ids on every other game.
+    ``finished``: how many games of the last round have a result (default: all)."""
+    styles = ("as-is", "initial", "first-last")
+    out = []
+    number = 0
+    for r in range(1, rounds + 1):
+        for i, (w, b, result) in enumerate(games(trf, r)):
+            if r == rounds and finished is not None and i >= finished:
+                result = None
+            out.append(
+                pgn_game(
+                    trf,
+                    r,
+                    w,
+                    b,
+                    result,
+                    fide_ids=number % 2 == 0,
+                    name_style=styles[number % 3],
+                )
+            )
+            number += 1
+    return "".join(out)
+
+
+def wait_for_polls(server: SnapshotServer, path: str, since: int, polls: int = 2) -> None:
+    """Wait until ``path`` has been asked ``polls`` more times than ``since``: with one poll
+    at a time, the second request after a change means the change has been dealt with."""
+    deadline = time.monotonic() + 90
+    while server.requests(path) < since + polls:
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"{path}: no poll after {server.requests(path)} requests")
+        time.sleep(0.02)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from follow.runner import Options
 from follow.sources import FileSource, UrlSource
 from tests.follow_helpers import SEEDS, boards, cut, live, replay_lines, seed, serving
 from tests.follow_helpers import follower as make_follower
@@ -191,7 +192,10 @@ async def test_a_file_without_a_final_line_break_is_taken_once_unchanged() -> No
 
 
 def _drop_player(trf: TrfFile, rank: int) -> TrfFile:
-    return dataclasses.replace(trf, players=tuple(p for p in trf.players if p.rank != rank))
+    """The file without the player, and record 062 counting one fewer."""
+    players = tuple(p for p in trf.players if p.rank != rank)
+    header = dataclasses.replace(trf.header, player_count=len(players))
+    return dataclasses.replace(trf, header=header, players=players)
 
 
 @pytest.mark.parametrize("loss", ["result", "player", "pairing", "bye"])
@@ -268,3 +272,89 @@ def _swap(trf: TrfFile, round_: int, one: tuple[int, int], two: tuple[int, int])
             cells[round_ - 1] = Cell(new[p.rank], "w" if p.rank in (a, c) else "b", None)
         players.append(dataclasses.replace(p, cells=tuple(cells)))
     return dataclasses.replace(trf, players=tuple(players))
+
+
+async def test_accepted_removals_are_reported_as_not_expressible_yet() -> None:
+    final = seed("swiss-open-9r-2012.trf")
+    gone = 40  # withdrawn before round 1, and deleted from the file by the arbiter
+    with serving() as server:
+        run = make_follower(
+            UrlSource(server.url("/t.trf")), options=Options(interval=0.0, accept_removals=True)
+        )
+        server.set("/t.trf", format_trf(cut(final, 0)))
+        await run.follower.poll()
+        ledger = run.follower.ledger
+        server.set("/t.trf", format_trf(_drop_player(cut(final, 0), gone)))
+        await run.follower.poll()
+    assert ledger is not None
+    assert run.follower.ledger is not None
+    assert run.follower.ledger.facts == ledger.facts  # nothing could be sent
+    assert run.follower.last_good is not None
+    assert len(run.follower.last_good.trf.players) == 39  # but the snapshot was taken
+    assert not run.reports("held")
+    (kept,) = run.reports("not expressible")
+    assert f"player {gone} (Wendler, Niklas): no longer in the arbiter's file" in kept
+    assert "the tracker keeps it" in kept
+    assert any(f"removals accepted: player {gone} " in line for line in run.said)
+
+
+async def test_a_changed_tournament_record_is_reported_and_the_rest_sent() -> None:
+    final = seed("gm-roundrobin-2011.trf")
+    renamed = dataclasses.replace(
+        final, header=dataclasses.replace(final.header, name="Costa Brava Open 2011")
+    )
+    snapshots = live(final)
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for i, text in enumerate(snapshots):
+            if i >= 5:
+                text = text.replace(final.header.name, renamed.header.name)
+            server.set("/t.trf", text)
+            await run.follower.poll()
+    assert run.lines() == replay_lines(format_trf(final))
+    (line,) = run.reports("not expressible")
+    assert "tournament gm-roundrobin-2011" in line
+    assert "'Costa Brava Open 2011'" in line
+
+
+async def test_a_follower_restarted_mid_round_sends_nothing_twice(tmp_path: Path) -> None:
+    final = seed("swiss-11r-secured-2013.trf")
+    snapshots = live(final)
+    state = tmp_path / "state.jsonl"
+    stop = 1 + 3 * 6 + 1  # killed after half of round 7's results
+    with serving() as server:
+        first = make_follower(UrlSource(server.url("/t.trf")), state_file=state)
+        for text in snapshots[: stop + 1]:
+            server.set("/t.trf", text)
+            await first.follower.poll()
+        # more results arrive while it is down
+        server.set("/t.trf", snapshots[stop + 1])
+        second = make_follower(UrlSource(server.url("/t.trf")), state_file=state)
+        for text in snapshots[stop + 1 :]:
+            server.set("/t.trf", text)
+            await second.follower.poll()
+    assert any("already sent" in line for line in second.said)
+    assert first.lines() + second.lines() == replay_lines(format_trf(final))
+    events = sent(state)
+    assert len(events) == len(set(events))
+    assert set(events) == set(read_snapshot(format_trf(final)).facts.values())
+
+
+async def test_errors_back_off_and_recovery_is_reported() -> None:
+    final = seed("gm-roundrobin-2011.trf")
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")), options=Options(interval=0.5))
+        poll = run.follower.trf
+        assert poll is not None
+        server.set("/t.trf", format_trf(cut(final, 1)))
+        server.fail("/t.trf", 2)
+        waits = []
+        for _ in range(3):
+            poll.due = 0.0  # the test does the waiting
+            await run.follower.poll()
+            waits.append(poll.failures)
+        assert server.statuses("/t.trf") == [503, 503, 200]
+        assert waits == [1, 2, 0]
+        assert any("HTTP 503" in line and "trying again in 1 s" in line for line in run.said)
+        assert any("readable again after 2 failure(s)" in line for line in run.said)
+        assert run.lines()  # round 1 was followed once the server answered

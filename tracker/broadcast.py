@@ -173,7 +173,12 @@ def follow_broadcast(
                 )
             )
     if alone:
-        candidates.extend(_closed_rounds(boards, start_list, ledger, tid))
+        registering = [e for e in registered if isinstance(e, ev.TournamentRegistered)]
+        if registering:
+            system = registering[0].system
+        else:
+            system = ledger.state.tournament.system if ledger.state else System.SWISS
+        candidates.extend(_closed_rounds(boards, start_list, system, tid))
         stated = {fact_key(c.event) for c in candidates}
         reports.extend(_unstated(ledger, stated, {b.round for b in boards}))
     settled = settle_facts(ledger, candidates, authority=alone)
@@ -181,10 +186,9 @@ def follow_broadcast(
 
 
 def _closed_rounds(
-    boards: Sequence[_Board], start_list: StartList, ledger: Ledger, tid: str
+    boards: Sequence[_Board], start_list: StartList, system: System, tid: str
 ) -> Iterable[Fact]:
     everyone = {e.rank for e in start_list.entrants}
-    system = ledger.state.tournament.system if ledger.state else System.SWISS
     may_sit_out = 1 if system.predetermined and len(everyone) % 2 else 0
     for number in sorted({b.round for b in boards}):
         games = [b for b in boards if b.round == number]

@@ -88,29 +88,38 @@ def name_of(text: str) -> Name:
 
 
 def _fits(
-    short: Sequence[str], long: Sequence[str], must: Iterable[str] = (), need_full: bool = True
+    short: Sequence[str], long: Sequence[str], surname: Sequence[str] = (), need_full: bool = True
 ) -> bool:
     """Whether every word of ``short`` stands for a different word of ``long``, in full or
-    as its initial, every word of ``must`` in full, and (``need_full``) at least one word of
-    two letters or more in full."""
+    as its initial, with (``need_full``) at least one word of two letters or more in full,
+    and one of the words of ``surname`` (when given) among those in full."""
     free = list(long)
-    full = 0
+    full: list[str] = []
     for word in sorted(short, key=len, reverse=True):  # full words before initials
         if word in free:
             free.remove(word)
-            full += len(word) > 1
+            if len(word) > 1:
+                full.append(word)
         elif len(word) == 1 and any(w.startswith(word) for w in free):
             free.remove(next(w for w in free if w.startswith(word)))
         else:
             return False
-    used = set(long) - set(free)
-    return (full > 0 or not need_full) and all(w in used for w in must)
+    if need_full and not full:
+        return False
+    return not surname or any(w in full for w in surname)
+
+
+def _surnames_agree(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """One surname is the other, or some of its words (``Garrido`` for ``Garrido Ruiz``)."""
+    short, long = sorted((a, b), key=len)
+    return all(w in long for w in short)
 
 
 def same_person(a: str, b: str) -> bool:
     """Whether two spellings can name the same person: the same words in any order, or with
-    given names shortened to initials; when both say which words are the surname (a comma),
-    the surnames are equal.
+    given names shortened to initials, or one of two surnames left out; when a comma says
+    which words are the surname, a surname word is there in full, and when both say so, the
+    surnames agree.
 
     >>> same_person("Carlsen, Magnus", "Carlsen,M"), same_person("Magnus Carlsen", "Carlsen, M.")
     (True, True)
@@ -119,17 +128,11 @@ def same_person(a: str, b: str) -> bool:
     """
     x, y = name_of(a), name_of(b)
     if x.surname is not None and y.surname is not None:
-        if x.surname != y.surname:
+        if not _surnames_agree(x.surname, y.surname):
             return False
         return _fits(x.given, y.given, need_full=False) or _fits(y.given, x.given, need_full=False)
-    short_name, long_name = sorted((x, y), key=lambda n: len(n.words))
-    must = (short_name.surname or ()) + (long_name.surname or ())
-    if len(short_name.words) == len(long_name.words):
-        # the same number of words: each side may hold the other's initials
-        return _fits(short_name.words, long_name.words, must) or _fits(
-            long_name.words, short_name.words, must
-        )
-    return _fits(short_name.words, long_name.words, must)
+    surname = x.surname or y.surname or ()
+    return _fits(x.words, y.words, surname) or _fits(y.words, x.words, surname)
 
 
 def _exact(a: str, b: str) -> bool:
