@@ -376,3 +376,24 @@ async def test_unmatched_broadcast_players_are_reported(tmp_path: Path) -> None:
     assert run.follower.ledger is not None
     assert not any(k[0] in ("pairing", "result") for k in run.follower.ledger.facts)
     _ = tmp_path
+
+
+async def test_a_broadcast_followed_alone_corrects_its_own_result() -> None:
+    final = seed(RR)
+    (w, b, result), *_ = games(final, 1)
+    wrong = "1-0" if result != "1-0" else "0-1"
+    with serving() as server:
+        run = make_follower(
+            pgns=[UrlSource(server.url("/r.pgn"))],
+            start_list=StartList.from_trf(cut(final, 0)),
+            options=Options(interval=0.0, event=_event_facts()),
+        )
+        server.set("/r.pgn", pgn_game(final, 1, w, b, wrong))
+        await run.follower.poll()
+        server.set("/r.pgn", pgn_game(final, 1, w, b, result))
+        await run.follower.poll()
+    assert run.follower.ledger is not None
+    assert run.follower.ledger.board(1, w, b) == ev.GameResult(
+        tournament_id="gm-roundrobin-2011", round=1, white=w, black=b, result=result
+    )
+    assert not run.reports("disagreement")

@@ -19,7 +19,7 @@ from tracker import events as ev
 from tracker.replay import Replay, Sourced, render
 from tracker.results import Code
 from tracker.snapshots import read_snapshot
-from tracker.trf import Cell, TrfFile, format_trf
+from tracker.trf import Cell, TrfFile, TrfPlayer, format_trf
 
 TRF_SEEDS = sorted(p.name for p in SEEDS.glob("*.trf"))
 
@@ -358,3 +358,36 @@ async def test_errors_back_off_and_recovery_is_reported() -> None:
         assert any("HTTP 503" in line and "trying again in 1 s" in line for line in run.said)
         assert any("readable again after 2 failure(s)" in line for line in run.said)
         assert run.lines()  # round 1 was followed once the server answered
+
+
+async def test_a_late_entrant_is_registered_and_its_past_absences_refused() -> None:
+    final = seed("swiss-open-9r-2012.trf")
+    paired = cut(final, 2, 0)
+    late = TrfPlayer(
+        rank=41,
+        name="Spaet, Konrad",
+        federation="GER",
+        sex="m",
+        rating=1900,
+        fide_id=90000299,
+        cells=(None, Cell(None, "-", Code.HALF_BYE)),  # arrives with a bye for round 2
+    )
+    entered = dataclasses.replace(
+        paired,
+        header=dataclasses.replace(paired.header, player_count=41),
+        players=(*paired.players, late),
+    )
+    with serving() as server:
+        run = make_follower(UrlSource(server.url("/t.trf")))
+        for text in live(final)[:4]:  # round 1 finished
+            server.set("/t.trf", text)
+            await run.follower.poll()
+        server.set("/t.trf", format_trf(entered))
+        await run.follower.poll()
+    ledger = run.follower.ledger
+    assert ledger is not None
+    assert ("player", 41) in ledger.facts
+    assert ("bye", 2, 41) in ledger.facts
+    assert ("bye", 1, 41) not in ledger.facts
+    (refused,) = run.reports("refused")
+    assert "round 1: bye Z of player 41: round: round 1 has already finished" in refused

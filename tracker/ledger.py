@@ -44,29 +44,47 @@ def fact_key(event: ev.InputEvent) -> FactKey:
     >>> fact_key(ev.GameResult(tournament_id="t", round=2, white=9, black=4, result="1-0"))
     ('result', 2, 4, 9)
     """
-    if isinstance(event, ev.GameResult | ev.ResultCorrected):
-        return ("result", event.round, *sorted((event.white, event.black)))
-    if isinstance(event, ev.Pairing):
-        return ("pairing", event.round, *sorted((event.white, event.black)))
-    if isinstance(event, ev.Bye):
+    kind = type(event)  # by type, not isinstance: the follower keys every fact it reads
+    if kind is ev.GameResult or kind is ev.ResultCorrected or kind is ev.Pairing:
+        assert isinstance(event, ev.GameResult | ev.ResultCorrected | ev.Pairing)
+        a, b = (
+            (event.white, event.black) if event.white < event.black else (event.black, event.white)
+        )
+        return ("pairing" if kind is ev.Pairing else "result", event.round, a, b)
+    if kind is ev.Bye:
+        assert isinstance(event, ev.Bye)
         return ("bye", event.round, event.player)
-    if isinstance(event, ev.RoundClosed):
+    if kind is ev.RoundClosed:
+        assert isinstance(event, ev.RoundClosed)
         return ("closed", event.round)
-    if isinstance(event, ev.PlayerRegistered):
+    if kind is ev.PlayerRegistered:
+        assert isinstance(event, ev.PlayerRegistered)
         return ("player", event.rank)
     return ("tournament",)
+
+
+_CANONICAL_RESULTS = frozenset(
+    {"1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "W-L", "L-W", "D-D", "0-0"}
+)
 
 
 def canonical(event: ev.InputEvent) -> ev.InputEvent:
     """The form a fact is compared in: a correction is the result it gives, and a result is
     written as :func:`tracker.results.format_result` writes it (``½-½`` is ``1/2-1/2``)."""
+    if type(event) is ev.GameResult and event.result in _CANONICAL_RESULTS:
+        return event
     if isinstance(event, ev.ResultCorrected | ev.GameResult):
         result = format_result(*parse_result(event.result))
-        if isinstance(event, ev.GameResult) and result == event.result:
-            return event
         fields = event.model_dump(exclude={"type"}, exclude_none=True)
         return ev.GameResult(**{**fields, "result": result})
     return event
+
+
+def same(a: ev.InputEvent, b: ev.InputEvent) -> bool:
+    """Whether two events state the same fact: ``==`` without pydantic's general ``__eq__``
+    (input events are frozen, without private attributes or extras), which the follower
+    would otherwise spend most of its time in."""
+    return type(a) is type(b) and a.__dict__ == b.__dict__
 
 
 def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEvent | None:
@@ -224,7 +242,7 @@ def settle_facts(ledger: Ledger, candidates: Iterable[Fact], *, authority: bool)
         event = canonical(candidate.event)
         key = fact_key(event)
         known = facts.get(key)
-        if known is not None and known.event == event:
+        if known is not None and same(known.event, event):
             if authority and known.source != candidate.source:
                 facts[key] = Fact(event, candidate.source)  # confirmed by the authority
             continue
@@ -303,5 +321,6 @@ __all__ = [
     "describe",
     "fact_key",
     "held_only",
+    "same",
     "settle_facts",
 ]

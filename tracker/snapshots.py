@@ -54,6 +54,7 @@ from tracker.ledger import (
     describe,
     fact_key,
     held_only,
+    same,
     settle_facts,
 )
 from tracker.trf import TrfError, TrfFile, parse_trf, to_events
@@ -140,7 +141,7 @@ def losses(
         if key == ("tournament",):
             continue
         new = after.get(key)
-        if new == old:
+        if new is not None and same(new, old):
             continue
         if new is not None and correction(old, new) is not None:
             continue

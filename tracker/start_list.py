@@ -126,7 +126,10 @@ def same_person(a: str, b: str) -> bool:
     >>> same_person("Carlsen, Magnus", "Carlsen, Henrik"), same_person("Carlsen, M", "Mads Jensen")
     (False, False)
     """
-    x, y = name_of(a), name_of(b)
+    return _same(name_of(a), name_of(b))
+
+
+def _same(x: Name, y: Name) -> bool:
     if x.surname is not None and y.surname is not None:
         if not _surnames_agree(x.surname, y.surname):
             return False
@@ -135,8 +138,7 @@ def same_person(a: str, b: str) -> bool:
     return _fits(x.words, y.words, surname) or _fits(y.words, x.words, surname)
 
 
-def _exact(a: str, b: str) -> bool:
-    x, y = name_of(a), name_of(b)
+def _exact(x: Name, y: Name) -> bool:
     if x.surname is not None and y.surname is not None and x.surname != y.surname:
         return False
     return sorted(x.words) == sorted(y.words)
@@ -156,6 +158,16 @@ class Found:
 @dataclasses.dataclass(frozen=True, slots=True)
 class StartList:
     entrants: tuple[Entrant, ...]
+    _by_id: dict[int, Entrant] = dataclasses.field(init=False, repr=False, compare=False)
+    _names: tuple[tuple[Entrant, Name], ...] = dataclasses.field(
+        init=False, repr=False, compare=False
+    )
+
+    def __post_init__(self) -> None:
+        # looked up for every broadcast game on every poll: normalise each name once
+        by_id = {e.fide_id: e for e in self.entrants if e.fide_id is not None}
+        object.__setattr__(self, "_by_id", by_id)
+        object.__setattr__(self, "_names", tuple((e, name_of(e.name)) for e in self.entrants))
 
     @classmethod
     def from_trf(cls, trf: TrfFile) -> StartList:
@@ -202,22 +214,20 @@ class StartList:
         (a wrong id tag and a right name, or the reverse: reported, not guessed). A name is
         matched exactly (the same words) before it is matched with initials; two entrants
         at the same level are ambiguous."""
-        by_name = self._by_name(side.name)
-        if side.fide_id is not None:
-            holder = next((e for e in self.entrants if e.fide_id == side.fide_id), None)
-            if holder is not None:
-                if (
-                    side.name
-                    and not same_person(side.name, holder.name)
-                    and by_name.rank is not None
-                ):
-                    other = self._entrant(by_name.rank)
-                    return Found(
-                        None,
-                        f"{side.name!r}: FIDE id {side.fide_id} is {holder.name} (rank "
-                        f"{holder.rank}) but the name is {other.name} (rank {other.rank})",
-                    )
+        holder = self._by_id.get(side.fide_id) if side.fide_id is not None else None
+        if holder is not None:
+            if not side.name or _same(name_of(side.name), name_of(holder.name)):
                 return Found(holder.rank)
+            by_name = self._by_name(side.name)
+            if by_name.rank is None:
+                return Found(holder.rank)  # a name spelt past recognition: the id decides
+            other = self._entrant(by_name.rank)
+            return Found(
+                None,
+                f"{side.name!r}: FIDE id {side.fide_id} is {holder.name} (rank "
+                f"{holder.rank}) but the name is {other.name} (rank {other.rank})",
+            )
+        by_name = self._by_name(side.name)
         if by_name.rank is not None and side.fide_id is not None:
             entrant = self._entrant(by_name.rank)
             if entrant.fide_id is not None and entrant.fide_id != side.fide_id:
@@ -234,8 +244,9 @@ class StartList:
     def _by_name(self, name: str) -> Found:
         if not name:
             return Found(None, "no name in the tags")
-        for test in (_exact, same_person):
-            hits = [e for e in self.entrants if test(name, e.name)]
+        wanted = name_of(name)
+        for test in (_exact, _same):
+            hits = [e for e, n in self._names if test(wanted, n)]
             if len(hits) == 1:
                 return Found(hits[0].rank)
             if len(hits) > 1:
