@@ -126,11 +126,31 @@ class TimedFile(FileSource):
         return data
 
 
-def _step(source: TimedFile, sink: TimedSink) -> tuple[float, float]:
-    """The follower's own work for the last change: wall and CPU from reading the new bytes
-    to the end of the send, less the tracker's CPU."""
-    (wall0, cpu0), (wall1, cpu1) = source.read_at, sink.finished
-    return wall1 - wall0 - sink.core[-1], cpu1 - cpu0 - sink.core[-1]
+class Figures:
+    """Latency, the follower's work (wall, CPU) and the tracker's, change by change."""
+
+    def __init__(self) -> None:
+        self.latency: list[float] = []
+        self.work: list[tuple[float, float]] = []
+        self.core: list[float] = []
+
+    async def change(self, path: Path, text: str, source: TimedFile, sink: TimedSink) -> None:
+        """Write the change and wait for the follower to have sent what it brings."""
+        sink.done.clear()
+        path.write_text(text)
+        written = time.perf_counter()
+        await asyncio.wait_for(sink.done.wait(), 60)
+        (wall0, cpu0), (wall1, cpu1) = source.read_at, sink.finished
+        core = sink.core[-1]
+        self.latency.append(wall1 - written)
+        self.core.append(core)
+        self.work.append((wall1 - wall0 - core, cpu1 - cpu0 - core))
+
+    def print(self, what: str) -> None:
+        print(f"    write → alerts (wall)     {_ms(self.latency)}")
+        print(f"    follower's work (CPU)     {_ms([c for _, c in self.work])}  ({what})")
+        print(f"    follower's work (wall)    {_ms([w for w, _ in self.work])}")
+        print(f"    tracker's work (CPU)      {_ms(self.core)}  (the core: a round's evaluation)")
 
 
 def _ms(values: Sequence[float]) -> str:
@@ -149,23 +169,17 @@ async def follow_file(texts: list[str], interval: float, folder: Path) -> None:
     follower = Follower(sink, lambda line: None, Options(interval=interval), trf=source)
     path.write_text(texts[0])
     task = asyncio.create_task(follower.run())
-    latency, work, core = [], [], []
+    figures = Figures()
     rng = random.Random(7)
     try:
         await asyncio.wait_for(sink.done.wait(), 120)  # the start list
         for text in texts[1:]:
-            sink.done.clear()
             await asyncio.sleep(rng.uniform(0, interval))
-            path.write_text(text)
-            written = time.perf_counter()
-            await asyncio.wait_for(sink.done.wait(), 60)
-            latency.append(sink.finished[0] - written)
-            core.append(sink.core[-1])
-            work.append(_step(source, sink))
+            await figures.change(path, text, source, sink)
     finally:
         task.cancel()
     print(f"  TRF exports ({len(texts) - 1} after the start list), polling every {interval:g} s")
-    _print(latency, work, core, "read, parse, compare")
+    figures.print("read, parse, compare")
 
 
 async def follow_broadcast(trf: TrfFile, interval: float, folder: Path, top: int = 50) -> None:
@@ -180,40 +194,24 @@ async def follow_broadcast(trf: TrfFile, interval: float, folder: Path, top: int
     path.write_text(format_trf(cut(trf, 5, 0)))
     pgn.write_text("")
     task = asyncio.create_task(follower.run())
-    latency, work, core = [], [], []
+    figures = Figures()
     rng = random.Random(8)
     try:
         await asyncio.wait_for(sink.done.wait(), 120)
         boards_ = games(trf, 5)[:top]
         for k in range(1, top + 1):
-            sink.done.clear()
             await asyncio.sleep(rng.uniform(0, interval))
-            pgn.write_text(
-                "".join(
-                    pgn_game(trf, 5, w, b, result if i < k else None)
-                    for i, (w, b, result) in enumerate(boards_)
-                )
+            text = "".join(
+                pgn_game(trf, 5, w, b, result if i < k else None)
+                for i, (w, b, result) in enumerate(boards_)
             )
-            written = time.perf_counter()
-            await asyncio.wait_for(sink.done.wait(), 60)
-            latency.append(sink.finished[0] - written)
-            core.append(sink.core[-1])
-            work.append(_step(feed, sink))
+            await figures.change(pgn, text, feed, sink)
     finally:
         task.cancel()
     print(
         f"  broadcast of the top {top} boards, one result at a time, polling every {interval:g} s"
     )
-    _print(latency, work, core, "read, match, compare")
-
-
-def _print(
-    latency: list[float], work: list[tuple[float, float]], core: list[float], what: str
-) -> None:
-    print(f"    write → alerts (wall)     {_ms(latency)}")
-    print(f"    follower's work (CPU)     {_ms([c for _, c in work])}  ({what})")
-    print(f"    follower's work (wall)    {_ms([w for w, _ in work])}")
-    print(f"    tracker's work (CPU)      {_ms(core)}  (the core: a round's evaluation)")
+    figures.print("read, match, compare")
 
 
 async def main(intervals: Sequence[float]) -> None:

@@ -191,7 +191,7 @@ def _event(
     if "tournament_id" not in fields and fields.get("name"):
         fields["tournament_id"] = slugify(str(fields["name"]))
     if "planned_rounds" not in fields:
-        n = len(start_list.entrants)
+        n = len(start_list.players)
         once = n - 1 if n % 2 == 0 else n
         if fields["system"] in ("round_robin", "double_round_robin"):
             fields["planned_rounds"] = once * (2 if fields["system"] == "double_round_robin" else 1)

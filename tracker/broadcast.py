@@ -73,8 +73,7 @@ class EventFacts:
 
 def registration(facts: ev.TournamentRegistered, start_list: StartList) -> list[ev.InputEvent]:
     """The tournament and its players, for an event followed by its broadcast alone."""
-    tid = facts.tournament_id
-    return [facts, *(e.registered(tid) for e in start_list.entrants)]
+    return [facts, *start_list.registered(facts.tournament_id)]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -188,7 +187,7 @@ def follow_broadcast(
 def _closed_rounds(
     boards: Sequence[_Board], start_list: StartList, system: System, tid: str
 ) -> Iterable[Fact]:
-    everyone = {e.rank for e in start_list.entrants}
+    everyone = {p.rank for p in start_list.players}
     may_sit_out = 1 if system.predetermined and len(everyone) % 2 else 0
     for number in sorted({b.round for b in boards}):
         games = [b for b in boards if b.round == number]

@@ -14,43 +14,11 @@ import dataclasses
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
-from datetime import date
-from typing import Literal
 
 from tracker import events as ev
 from tracker.pgn import Side
 from tracker.rating_list import RatingListEntry
-from tracker.titles import Title
-from tracker.trf import TrfFile
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Entrant:
-    rank: int
-    name: str
-    federation: str
-    fide_id: int | None = None
-    sex: Literal["m", "w"] | None = None
-    title: Title | None = None
-    rating: int | None = None
-    k_factor: int | None = None
-    birth_date: date | None = None
-
-    def registered(self, tournament_id: str) -> ev.PlayerRegistered:
-        """The ``player_registered`` event of the entrant."""
-        return ev.PlayerRegistered(
-            tournament_id=tournament_id,
-            rank=self.rank,
-            name=self.name,
-            federation=self.federation,
-            fide_id=self.fide_id,
-            sex=self.sex,
-            title=self.title.value if self.title else None,
-            rating=self.rating,
-            k_factor=self.k_factor,
-            birth_date=self.birth_date,
-        )
-
+from tracker.trf import TrfFile, to_events
 
 # --------------------------------------------------------------------------- names
 
@@ -155,37 +123,36 @@ class Found:
     problem: str | None = None
 
 
+PLACEHOLDER = "start-list"
+"""The tournament id of a start list's registrations until they are registered for one."""
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class StartList:
-    entrants: tuple[Entrant, ...]
-    _by_id: dict[int, Entrant] = dataclasses.field(init=False, repr=False, compare=False)
-    _names: tuple[tuple[Entrant, Name], ...] = dataclasses.field(
+    players: tuple[ev.PlayerRegistered, ...]
+    _by_id: dict[int, ev.PlayerRegistered] = dataclasses.field(
+        init=False, repr=False, compare=False
+    )
+    _names: tuple[tuple[ev.PlayerRegistered, Name], ...] = dataclasses.field(
         init=False, repr=False, compare=False
     )
 
     def __post_init__(self) -> None:
         # looked up for every broadcast game on every poll: normalise each name once
-        by_id = {e.fide_id: e for e in self.entrants if e.fide_id is not None}
+        by_id = {p.fide_id: p for p in self.players if p.fide_id is not None}
         object.__setattr__(self, "_by_id", by_id)
-        object.__setattr__(self, "_names", tuple((e, name_of(e.name)) for e in self.entrants))
+        object.__setattr__(self, "_names", tuple((p, name_of(p.name)) for p in self.players))
+
+    @classmethod
+    def of(cls, events: Iterable[ev.InputEvent]) -> StartList:
+        """The players these events register (a snapshot's facts)."""
+        return cls(tuple(e for e in events if isinstance(e, ev.PlayerRegistered)))
 
     @classmethod
     def from_trf(cls, trf: TrfFile) -> StartList:
-        return cls(
-            tuple(
-                Entrant(
-                    rank=p.rank,
-                    name=p.name,
-                    federation=p.federation,
-                    fide_id=p.fide_id,
-                    sex=p.sex,
-                    title=p.title,
-                    rating=p.rating,
-                    birth_date=p.birth_date,
-                )
-                for p in trf.players
-            )
-        )
+        """The players of a TRF, registered as :func:`tracker.trf.to_events` registers them
+        (raises :exc:`tracker.trf.TrfError` as it does)."""
+        return cls.of(to_events(trf, PLACEHOLDER))
 
     @classmethod
     def from_rating_list(cls, entries: Iterable[RatingListEntry]) -> StartList:
@@ -193,13 +160,14 @@ class StartList:
         the birth date stays unknown."""
         return cls(
             tuple(
-                Entrant(
+                ev.PlayerRegistered(
+                    tournament_id=PLACEHOLDER,
                     rank=rank,
                     name=e.name,
                     federation=e.federation,
                     fide_id=e.fide_id,
                     sex=e.sex,
-                    title=e.title,
+                    title=e.title.value if e.title else None,
                     rating=e.rating,
                     k_factor=e.k_factor,
                 )
@@ -207,12 +175,16 @@ class StartList:
             )
         )
 
-    def find(self, side: Side) -> Found:
-        """The entrant a broadcast names: by FIDE id, else by name.
+    def registered(self, tournament_id: str) -> list[ev.PlayerRegistered]:
+        """The ``player_registered`` events of the players, for the tournament."""
+        return [p.model_copy(update={"tournament_id": tournament_id}) for p in self.players]
 
-        The id decides unless the name fits exactly one *other* entrant and not the id's
+    def find(self, side: Side) -> Found:
+        """The player a broadcast names: by FIDE id, else by name.
+
+        The id decides unless the name fits exactly one *other* player and not the id's
         (a wrong id tag and a right name, or the reverse: reported, not guessed). A name is
-        matched exactly (the same words) before it is matched with initials; two entrants
+        matched exactly (the same words) before it is matched with initials; two players
         at the same level are ambiguous."""
         holder = self._by_id.get(side.fide_id) if side.fide_id is not None else None
         if holder is not None:
@@ -221,7 +193,7 @@ class StartList:
             by_name = self._by_name(side.name)
             if by_name.rank is None:
                 return Found(holder.rank)  # a name spelt past recognition: the id decides
-            other = self._entrant(by_name.rank)
+            other = self._player(by_name.rank)
             return Found(
                 None,
                 f"{side.name!r}: FIDE id {side.fide_id} is {holder.name} (rank "
@@ -229,30 +201,30 @@ class StartList:
             )
         by_name = self._by_name(side.name)
         if by_name.rank is not None and side.fide_id is not None:
-            entrant = self._entrant(by_name.rank)
-            if entrant.fide_id is not None and entrant.fide_id != side.fide_id:
+            known = self._player(by_name.rank)
+            if known.fide_id is not None and known.fide_id != side.fide_id:
                 return Found(
                     None,
                     f"{side.name!r} (FIDE id {side.fide_id}): the start list has "
-                    f"{entrant.name} with FIDE id {entrant.fide_id}",
+                    f"{known.name} with FIDE id {known.fide_id}",
                 )
         return by_name
 
-    def _entrant(self, rank: int) -> Entrant:
-        return next(e for e in self.entrants if e.rank == rank)
+    def _player(self, rank: int) -> ev.PlayerRegistered:
+        return next(p for p in self.players if p.rank == rank)
 
     def _by_name(self, name: str) -> Found:
         if not name:
             return Found(None, "no name in the tags")
         wanted = name_of(name)
         for test in (_exact, _same):
-            hits = [e for e, n in self._names if test(wanted, n)]
+            hits = [p for p, n in self._names if test(wanted, n)]
             if len(hits) == 1:
                 return Found(hits[0].rank)
             if len(hits) > 1:
-                listed = ", ".join(f"{e.name} (rank {e.rank})" for e in hits)
+                listed = ", ".join(f"{p.name} (rank {p.rank})" for p in hits)
                 return Found(None, f"{name!r} is ambiguous: {listed}")
         return Found(None, f"{name!r} is not in the start list")
 
 
-__all__ = ["Entrant", "Found", "Name", "StartList", "name_of", "same_person"]
+__all__ = ["PLACEHOLDER", "Found", "Name", "StartList", "name_of", "same_person"]
