@@ -11,7 +11,8 @@
    the transition computes for every (player, title), and the full prospect of those in
    contention (what a ``norm_prospect`` entry carries).
 
-1 and 2 are run under ``fide-2009`` and ``fide-2024`` (the Swiss starting in 2012 and in 2025).
+1 and 2 are run under the 2009 edition and ``fide-2024`` (the Swiss starting on 1 July 2012,
+so under the revision ``fide-2009r2012``, and in 2025; the worst cases under ``fide-2009``).
 
 Run: ``.venv/bin/python bench/bench_norms.py`` (prints figures; no pass/fail).
 """

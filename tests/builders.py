@@ -10,12 +10,24 @@ from tracker.editions import TitleRules, title_rules_named
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norm
 from tracker.players import Player, Sex
 from tracker.results import Code
+from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System, Tournament
+from tracker.transition import apply
 
 FIDE_2009 = title_rules_named("fide-2009")
 PRE_2009 = title_rules_named("fide-pre-2009")
 FIDE_2024 = title_rules_named("fide-2024")
+FIDE_2009R2012 = title_rules_named("fide-2009r2012")
+FIDE_2009R2017 = title_rules_named("fide-2009r2017")
+START = {
+    "fide-pre-2009": date(2008, 5, 1),
+    "fide-2009": date(2011, 5, 1),
+    "fide-2009r2012": date(2013, 5, 1),
+    "fide-2009r2017": date(2019, 5, 1),
+    "fide-2024": date(2025, 5, 1),
+}
+"""A start date in force for each title edition and revision, by name."""
 
 
 def player(
@@ -156,4 +168,54 @@ def tournament_events(
                 )
         if close_rounds:
             out.append(ev.RoundClosed(tournament_id=tid, round=r))
+    return out
+
+
+def replayed(events: Sequence[ev.InputEvent]) -> tuple[TournamentState, list[ev.OutputEvent]]:
+    """The state after ``events`` (through :func:`tracker.transition.apply`) and every alert
+    they gave, in order."""
+    state: TournamentState | None = None
+    alerts: list[ev.OutputEvent] = []
+    for e in events:
+        state, emitted = apply(state, e)
+        alerts.extend(emitted)
+    assert state is not None
+    return state, alerts
+
+
+def climber_events(
+    start: date,
+    rating: int,
+    wins: int,
+    *,
+    edition: str | None = None,
+    **climber: object,
+) -> list[ev.InputEvent]:
+    """A player (rank 1, GER) rated ``rating`` beats ``wins`` players of the same rating from
+    FRA, one a round (title-level alerts); ``climber``: more fields of her registration."""
+    tid = "climb"
+    out: list[ev.InputEvent] = [
+        ev.TournamentRegistered(
+            tournament_id=tid, start_date=start, planned_rounds=wins, edition=edition
+        ),
+        ev.PlayerRegistered.model_validate(
+            {
+                "tournament_id": tid,
+                "rank": 1,
+                "name": "Climber",
+                "federation": "GER",
+                "rating": rating,
+                **climber,
+            }
+        ),
+    ]
+    for rank in range(2, wins + 2):
+        out.append(
+            ev.PlayerRegistered(
+                tournament_id=tid, rank=rank, name=f"P{rank}", federation="FRA", rating=rating
+            )
+        )
+    for r in range(1, wins + 1):
+        out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
+        out.append(ev.RoundClosed(tournament_id=tid, round=r))
     return out

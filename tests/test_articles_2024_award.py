@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2024, player
+from tests.builders import FIDE_2009, FIDE_2024, climber_events, player
 from tracker import events as ev
 from tracker.editions import TitleRules
 from tracker.event_flags import strong_swiss_every_round
@@ -89,28 +89,7 @@ def norm_flags(events: Sequence[ev.InputEvent]) -> ev.NormFlags:
 
 def rating_events(start: date, rated_games: int | None) -> list[ev.InputEvent]:
     """A player rated 2290 beats five players rated 2290, one a round."""
-    tid = "r"
-    out: list[ev.InputEvent] = [
-        ev.TournamentRegistered(tournament_id=tid, start_date=start, planned_rounds=5),
-        ev.PlayerRegistered(
-            tournament_id=tid,
-            rank=1,
-            name="Climber",
-            federation="GER",
-            rating=2290,
-            rated_games=rated_games,
-        ),
-    ]
-    for rank in range(2, 7):
-        out.append(
-            ev.PlayerRegistered(
-                tournament_id=tid, rank=rank, name=f"P{rank}", federation="FRA", rating=2290
-            )
-        )
-    for r in range(1, 6):
-        out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
-        out.append(ev.RoundClosed(tournament_id=tid, round=r))
-    return out
+    return climber_events(start, 2290, 5, rated_games=rated_games)
 
 
 def fm_alert(events: Sequence[ev.InputEvent]) -> ev.TitleRatingReached:
@@ -132,9 +111,15 @@ def test_1_3_title_by_rating_needs_30_rated_games() -> None:
     )
 
 
-def test_1_3_the_2009_edition_has_no_game_count() -> None:
-    alert = fm_alert(rating_events(date(2023, 5, 1), 25))
-    assert (alert.round, alert.live_rating, alert.rated_games) == (1, 2310, 26)
+def test_1_3_the_2009_edition_has_no_game_count_before_1_july_2017() -> None:
+    """An event starting the day before 1.3's 30 games took effect: fide-2009r2012."""
+    alert = fm_alert(rating_events(date(2017, 6, 30), 25))
+    assert (alert.round, alert.live_rating, alert.rated_games, alert.edition) == (
+        1,
+        2310,
+        26,
+        "fide-2009r2012",
+    )
 
 
 def test_1_3_unknown_game_count_reports_the_level_and_says_so() -> None:

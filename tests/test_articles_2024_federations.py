@@ -19,12 +19,15 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2024, Opp, check, player, verdict
+from tests.builders import FIDE_2009, FIDE_2024, Opp, check, player, replayed, verdict
+from tracker import events as ev
 from tracker.editions import TitleRules
+from tracker.evaluation import verdict_for
 from tracker.event_flags import exemption_holds, swiss_exemption_by_round
 from tracker.norms import Cell, Verdict
 from tracker.players import Player
 from tracker.results import Code
+from tracker.titles import Title
 from tracker.tournaments import EventKind, System, Tournament
 
 
@@ -194,6 +197,100 @@ def test_1_4_3d_only_for_swiss_events() -> None:
         host_federation=HOST,
     )
     assert swiss_exemption_by_round(rr, players, cells, 3, FIDE_2024) == ()
+
+
+def test_1_4_3d_fid_players_are_not_foreign() -> None:
+    """1.4.2a: FID players are accepted, but are never players "not from the host
+    federation" of another federation. 7 rated GMs from FRA and ESP and 14 rated GMs under
+    the FIDE flag: 21 players, 3 codes, 21 GMs under the 2009 reading (FID a federation code
+    like any other), 7 players from 2 federations in 2024."""
+    players = {
+        rank: player(rank, 2500, "GM", "FRA" if rank <= 4 else "ESP" if rank <= 7 else "FID")
+        for rank in range(1, 22)
+    }
+    cells = {rank: played([1, 2, 3]) for rank in players}
+    assert by_round(players, cells) == (False, False, False)
+    assert by_round(players, cells, FIDE_2009) == (True, True, True)
+
+
+def fid_swiss(edition: str | None) -> list[ev.InputEvent]:
+    """Issue 12, 6, as a tournament: a 28-player Swiss (paired like a round robin, 9 of its
+    rounds) hosted by GER. The candidate (GER, 2450) draws with nine GMs rated 2600 and wins
+    two of those games (5½/9, 61 % -> 80, Rp 2680): six of them from GER, two from FRA, one
+    from ESP. The field: 7 players from FRA and ESP, 14 under the FIDE flag, all GMs. The GM
+    norm holds only if the event is exempt from 1.4.4 (6 > 5 from the own federation)."""
+    tid = "fid-open"
+    start = date(2025, 3, 1)
+    out: list[ev.InputEvent] = [
+        ev.TournamentRegistered(
+            tournament_id=tid,
+            start_date=start,
+            planned_rounds=9,
+            host_federation="GER",
+            edition=edition,
+        )
+    ]
+    ring = list(range(2, 29))
+    schedule = []  # (round, a, b)
+    for number in range(1, 10):
+        turn = ring[-(number - 1) :] + ring[: -(number - 1)] if number > 1 else ring
+        line = [1, *turn]
+        schedule += [(number, line[i], line[27 - i]) for i in range(14)]
+    met = [b for number, a, b in schedule if a == 1]
+    feds = dict.fromkeys(met[:6], "GER") | dict.fromkeys(met[6:8], "FRA") | {met[8]: "ESP"}
+    rest = [r for r in range(2, 29) if r not in feds]
+    feds |= dict.fromkeys(rest[:2], "FRA") | dict.fromkeys(rest[2:4], "ESP")
+    feds |= dict.fromkeys(rest[4:], "FID")
+    assert sum(1 for f in feds.values() if f in ("FRA", "ESP")) == 7
+    assert sum(1 for f in feds.values() if f == "FID") == 14
+    out.append(
+        ev.PlayerRegistered(
+            tournament_id=tid, rank=1, name="Candidate", federation="GER", rating=2450
+        )
+    )
+    for rank in range(2, 29):
+        out.append(
+            ev.PlayerRegistered(
+                tournament_id=tid,
+                rank=rank,
+                name=f"GM {rank}",
+                federation=feds[rank],
+                title="GM",
+                rating=2600,
+            )
+        )
+    for number, a, b in schedule:
+        won = a == 1 and number in (1, 2)
+        out.append(
+            ev.GameResult(
+                tournament_id=tid,
+                round=number,
+                white=a,
+                black=b,
+                result="1-0" if won else "1/2-1/2",
+            )
+        )
+    return out
+
+
+def test_1_4_3d_fid_players_make_no_exemption_and_no_norm() -> None:
+    """Under 2024 the 14 FID players do not make the 1.4.3d exemption, so 1.4.4 applies and
+    six opponents from GER out of nine are too many; the 2009 reading, by name, counts them
+    (exempt, and the exemption lifts the caps: the norm)."""
+    state, alerts = replayed(fid_swiss(None))
+    assert state.title_rules is FIDE_2024
+    assert not [a for a in alerts if isinstance(a, ev.NormAchieved) and a.player.rank == 1]
+    v = verdict_for(state, 1, Title.GM, 9)
+    assert (v.average, v.performance) == (2600, 2680)
+    assert [c.article for c in v.checks if not c.met] == ["1.4.4"]
+    _, alerts = replayed(fid_swiss("fide-2009"))
+    (norm,) = [
+        a
+        for a in alerts
+        if isinstance(a, ev.NormAchieved) and a.player.rank == 1 and a.title == "GM"
+    ]
+    assert norm.flags is not None
+    assert norm.flags.swiss_exemption
 
 
 # ----------------------------------------------------------------------------- 1.4.4

@@ -53,22 +53,43 @@ def test_certificate_after_the_round_the_norm_was_secured() -> None:
     assert cert.tournament.name == "Danube Masters 2013"
 
 
-def test_certificate_at_the_end_leaves_out_the_games_after_the_norm() -> None:
+def test_the_final_certificate_is_that_of_the_alert_in_force() -> None:
+    """Issue 12, 9: without ``--round`` the certificate is the evidence of the alert in
+    force, the GM norm secured after round 9 (1.42f): its games, numbers and id, not the
+    best attempt after round 11 (rounds 1-10, 6½/10, Rp 2650) under the round-9 id."""
+    state, alerts = replayed("swiss-11r-secured-2013.trf")
+    (norm,) = [a for a in alerts if isinstance(a, ev.NormAchieved)]
+    cert = certificate(state, 14)
+    assert cert.alert_id == norm.alert_id
+    assert cert.rounds_considered == norm.evidence.rounds_considered == 9
+    assert (cert.score, cert.games_counted, cert.ra, cert.rp) == (
+        norm.evidence.score,
+        norm.evidence.games,
+        norm.evidence.average_rating,
+        norm.evidence.performance,
+    )
+    assert [g.round for g in cert.games] == [g.round for g in norm.evidence.counted]
+    assert cert.secured_early
+
+
+def test_a_certificate_after_a_later_round_names_no_alert_it_is_not_the_evidence_of() -> None:
+    """``--round 11``: the best attempt after the last round leaves round 11 out (1.42f) and
+    is a norm too, but no alert was made from it, so it quotes no alert id."""
     state, _ = replayed("swiss-11r-secured-2013.trf")
-    cert = certificate(state, 14)  # the strongest norm, after the last round
+    cert = certificate(state, 14, up_to=11)
     assert cert.title == "GM"
-    assert cert.ignored, "the two losses after the norm must be left out"
-    assert {i.article for i in cert.ignored} == {"1.42f"}
-    assert all(i.round > cert.rounds_considered for i in cert.ignored)
+    assert (cert.rounds_considered, cert.score, cert.games_counted, cert.rp) == (10, "6½", 10, 2650)
+    assert {(i.round, i.article) for i in cert.ignored} == {(11, "1.42f")}
     assert cert.rp >= 2600
     assert cert.ra >= 2380
+    assert cert.alert_id is None
 
 
 def test_no_certificate_without_a_norm() -> None:
     state, _ = replayed("federation-fail-2011.trf")
     with pytest.raises(NoNorm, match=r"no norm after round 9: GM \(.*1\.4"):
         certificate(state, 4)
-    with pytest.raises(NoNorm, match="holds every norm title"):
+    with pytest.raises(NoNorm, match="can gain no norm title"):
         certificate(state, next(r for r, p in state.players.items() if p.title is Title.GM))
     with pytest.raises(NoNorm, match="not a finished round"):
         certificate(state, 4, up_to=12)
@@ -120,7 +141,11 @@ def test_cli_writes_json_html_and_pdf(tmp_path: Path, capsys: pytest.CaptureFixt
         out = tmp_path / f"cert{suffix}"
         assert main(["certificate", SECURED, "--player", "14", "--out", str(out)]) == 0
         assert out.read_bytes().startswith(head)
-        assert f"{out}: GM norm of Dumitrescu, Radu" in capsys.readouterr().err
+        # issue 12, 9: the certificate of the alert in force, rounds 1-9 (not 1-10)
+        assert f"{out}: GM norm of Dumitrescu, Radu, rounds 1-9\n" in capsys.readouterr().err
+    assert main(["certificate", SECURED, "--player", "14"]) == 0
+    body = json.loads(capsys.readouterr().out)
+    assert (body["rounds_considered"], body["score"], body["rp"]) == (9, "6½", 2702)
 
 
 def test_cli_names_the_file_when_there_is_no_norm(capsys: pytest.CaptureFixture[str]) -> None:

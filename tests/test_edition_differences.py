@@ -47,7 +47,7 @@ def expected(rules: TitleRules, new: object, old: object) -> object:
         (date(2009, 6, 30), PRE_2009),
         (date(2009, 7, 1), FIDE_2009),
         (date(1990, 1, 1), PRE_2009),
-        (date(2023, 12, 31), FIDE_2009),  # the last day before fide-2024
+        (date(2012, 6, 30), FIDE_2009),  # the last day before its 2012 revision
     ],
 )
 def test_edition_in_force_changes_on_1_july_2009(on: date, rules: TitleRules) -> None:

@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from tests.builders import FIDE_2009
 from tracker.editions.rating import (
     RATING_EDITIONS,
     RatingRules,
@@ -332,17 +333,26 @@ def test_first_reached_titles_the_player_lacks() -> None:
         InterimRating(3, 2290, 10, 43),
         InterimRating(4, 2301, 21, 44),
     ]
-    reached = first_reached(p, interims)
+    reached = first_reached(p, interims, FIDE_2009.rating_level_titles(p))
     assert {title: i.round for title, i in reached.items()} == {Title.WGM: 2, Title.FM: 2}
     assert reached[Title.FM].rated_games == 42
 
 
-def test_first_reached_skips_covered_titles_and_womens_titles_for_men() -> None:
+def test_first_reached_only_the_titles_given() -> None:
+    """The edition says which levels are news (tests/test_articles_eligibility.py); the
+    search looks at those only."""
     interims = [InterimRating(1, 2410, 30)]
-    assert first_reached(player(2380, title=Title.FM), interims) == {Title.IM: interims[0]}
-    assert first_reached(player(2380, title=Title.IM), interims) == {}
+    fm = player(2380, title=Title.FM)
+    assert first_reached(fm, interims, FIDE_2009.rating_level_titles(fm)) == {Title.IM: interims[0]}
+    im = player(2380, title=Title.IM)
+    assert first_reached(im, interims, FIDE_2009.rating_level_titles(im)) == {}
     man = player(2180, sex=Sex.MAN)
-    assert set(first_reached(man, [InterimRating(1, 2310, 130)])) == {Title.FM, Title.CM}
+    assert set(
+        first_reached(man, [InterimRating(1, 2310, 130)], FIDE_2009.rating_level_titles(man))
+    ) == {Title.FM, Title.CM}
+    assert first_reached(man, [InterimRating(1, 2310, 130)], [Title.CM]) == {
+        Title.CM: InterimRating(1, 2310, 130)
+    }
 
 
 # --- properties --------------------------------------------------------------------------

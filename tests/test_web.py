@@ -99,7 +99,7 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
         (f"/api/tournaments/{TID}/players/14/certificate?format=doc", 400, "format"),
         (f"/api/tournaments/{TID}/players/14/certificate?title=XX", 400, "title"),
         (f"/api/tournaments/{TID}/players/14/certificate?round=12", 404, "not a finished"),
-        (f"/api/tournaments/{TID}/players/3/certificate", 404, "holds every norm title"),
+        (f"/api/tournaments/{TID}/players/3/certificate", 404, "can gain no norm title"),
         ("/api/alerts?since=x", 400, "since"),
     ],
 )

@@ -7,9 +7,10 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from tracker import events as ev
+from tracker.editions import TitleRules
 from tracker.norms import Check, NormGame, Verdict
 from tracker.players import Player
-from tracker.prospects import SWISS_ASSUMPTION, Prospect
+from tracker.prospects import Prospect, swiss_assumption
 from tracker.results import Code
 
 
@@ -96,10 +97,11 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
     )
 
 
-def prospect_detail(p: Prospect) -> ev.Prospect:
+def prospect_detail(p: Prospect, rules: TitleRules) -> ev.Prospect:
     """The wire form of a player's prospect, validated once as a whole (a model per way
     would cost several times more). A way's results are letters in the order of
-    ``remaining``, which names each opponent once."""
+    ``remaining``, which names each opponent once; the assumption names the articles of
+    ``rules``, the edition the prospect was made under."""
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
     return ev.Prospect.model_validate(
         {
@@ -122,9 +124,19 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
                 for n in p.needs
             ],
             "open_requirements": requirements(p.open),
-            "assumption": "" if p.exact else SWISS_ASSUMPTION,
+            "assumption": "" if p.exact else swiss_assumption(rules),
         }
     )
+
+
+def norm_alert_id(
+    tournament_id: str, rank: int, title: str, number: int, digest: str, previous: str
+) -> str:
+    """The id of a ``norm_achieved`` alert: the player's norm after round ``number`` with the
+    facts of :func:`facts_digest`; ``previous`` is the id of the revocation it follows, if
+    any (so that a subscriber dropping seen ids does not drop it). The certificate finds the
+    alert in force by making this id again."""
+    return alert_id(tournament_id, "norm_achieved", rank, title, number, digest, previous)
 
 
 def facts_digest(v: Verdict) -> str:
@@ -139,6 +151,7 @@ __all__ = [
     "alert_id",
     "evidence",
     "facts_digest",
+    "norm_alert_id",
     "player_fields",
     "player_ref",
     "prospect_detail",

@@ -19,17 +19,15 @@ from importlib.metadata import entry_points
 from pathlib import Path
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_titles, verdict_for
-from tracker.prospects import Outlook
 from tracker.replay import InputError, Replay, Sourced, read_events, render, with_edition
-from tracker.report import breakdown, prospect
+from tracker.report import check_lines
 from tracker.state import TournamentState
-from tracker.titles import Title
+from tracker.titles import NORM_TITLES, Title
 
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
+NORM_TITLE_NAMES = [t.value for t in NORM_TITLES]
 
 
 def _load(path: str, edition: str | None) -> list[Sourced]:
@@ -111,38 +109,14 @@ def _player(state: TournamentState, wanted: str) -> int:
 
 def cmd_check(args: argparse.Namespace) -> int:
     state = _final_state(args)
-    player = state.players[_player(state, args.player)]
+    rank = _player(state, args.player)
     up_to = args.round or state.announced
     if up_to == 0:
         raise InputError(f"{args.file}: no round has finished yet")
-    titles = [Title(args.title)] if args.title else norm_titles(player)
-    if not titles:
-        print(f"{player.label()} already holds every norm title they could gain")
-        return 0
-    print(f"# edition {state.edition_reason}")
-    for i, title in enumerate(titles):
-        verdict = verdict_for(state, player.rank, title, up_to)
-        floor = state.title_rules.rating_floor[title]
-        if i:
-            print()
-        for line in breakdown(
-            evidence(verdict, verdict.raised, floor), player_ref(player), state.title_rules.name
-        ):
-            print(line)
-        if up_to < state.tournament.planned_rounds:
-            secured = verdict.achieved and state.title_rules.may_ignore_after_norm(state.tournament)
-            p = Outlook(state, up_to).prospect(player.rank, title, secured)
-            print()
-            for line in prospect(
-                p.status.value,
-                p.reason,
-                prospect_detail(p),
-                player_ref(player),
-                title.value,
-                up_to,
-            ):
-                print(line)
-    return 0
+    lines, status = check_lines(state, rank, Title(args.title) if args.title else None, up_to)
+    for line in lines:
+        print(line)
+    return status
 
 
 def cmd_certificate(args: argparse.Namespace) -> int:
@@ -213,7 +187,12 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="an arbiter's breakdown of a player's norm attempt")
     check.add_argument("file", help="TRF file, or JSONL file of input events")
     check.add_argument("--player", required=True, help="start rank or FIDE id")
-    check.add_argument("--title", choices=[t.value for t in Title if t.is_norm_title])
+    check.add_argument(
+        "--title",
+        type=str.upper,
+        choices=NORM_TITLE_NAMES,
+        help="one norm title (default: every norm title the player can gain)",
+    )
     check.add_argument("--round", type=int, help="after this round (default: the last)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     check.set_defaults(func=cmd_check)
@@ -225,8 +204,9 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--player", required=True, help="start rank or FIDE id")
     cert.add_argument(
         "--title",
-        choices=[t.value for t in Title if t.is_norm_title],
-        help="the norm to certify (default: the strongest achieved)",
+        type=str.upper,
+        choices=NORM_TITLE_NAMES,
+        help="the norm to certify (default: the strongest with an alert in force, else achieved)",
     )
     cert.add_argument("--round", type=int, help="after this round (default: the last finished)")
     cert.add_argument(

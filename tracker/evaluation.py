@@ -17,9 +17,7 @@ from tracker.live_rating import InterimRating, RatedGame, first_reached, interim
 from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
 from tracker.state import TournamentState
-from tracker.titles import NORM_TITLES, Title
-
-_NORM_TITLES_BY_LEVEL = NORM_TITLES
+from tracker.titles import Title
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -86,7 +84,8 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
     cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
-    min_games = state.title_rules.rating_title_min_games
+    rules = state.title_rules
+    min_games = rules.rating_title_min_games
     on = state.tournament.start_date
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
@@ -103,7 +102,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
             cells=mine,
             score=Fraction(half_points, 2),
             live=interims[-1] if interims else None,
-            reached=first_reached(player, interims, min_games),
+            reached=first_reached(player, interims, rules.rating_level_titles(player), min_games),
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)
@@ -114,19 +113,15 @@ def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
     return item[0], item[1]
 
 
-def norm_titles(player: Player) -> list[Title]:
-    """The norm titles a player can still gain (1.4), strongest first."""
-    return [t for t in _NORM_TITLES_BY_LEVEL if player.lacks(t)]
-
-
 def achieved_norms(
     state: TournamentState, rows: list[PlayerRound], ctx: Context
 ) -> dict[tuple[int, Title], Verdict]:
     """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
     those rounds."""
     found: dict[tuple[int, Title], Verdict] = {}
+    eligible = state.title_rules.eligible_norm_titles
     for row in rows:
-        titles = norm_titles(row.player)
+        titles = eligible(row.player)
         if not titles:
             continue
         for title, verdict in find_norms(

@@ -96,6 +96,8 @@ def swiss_exemption_by_round(
 ) -> tuple[bool, ...]:
     """1.43e (2009) / 1.4.3d (2024), round by round: at least 20 FIDE-rated players not from
     the host federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
+    Who is "not from the host federation" is the edition's :meth:`is_foreign` (2024: never
+    an FID player, 1.4.2a).
 
     2024 counts, in each round, the players there who missed at most one round; 2009 the
     players paired at least once so far (with ``last_only``, only after round ``up_to``: all
@@ -121,7 +123,8 @@ def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: Ti
 
 def _exempting(there: Iterable[Player], host: str, rules: TitleRules) -> bool:
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    foreign = [p for p in there if p.rating is not None and p.federation != host]
+    # 1.4.2a (2024): FID players are not from a federation other than the host's
+    foreign = [p for p in there if p.rating is not None and rules.is_foreign(p.federation, host)]
     titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
     feds = {p.federation for p in foreign}
     return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled

@@ -259,19 +259,23 @@ _ROUND_NUMBER = itemgetter(0)
 
 
 def first_reached(
-    player: Player, interims: Sequence[InterimRating], min_rated_games: int | None = None
+    player: Player,
+    interims: Sequence[InterimRating],
+    titles: Iterable[Title],
+    min_rated_games: int | None = None,
 ) -> dict[Title, InterimRating]:
-    """For each title the player lacks (:meth:`Player.lacks`) whose level (1.3, 1.5.3) is
-    above their start rating, the first interim rating at or above that level.
+    """For each of ``titles`` (those whose level is news for the player: the edition's
+    :meth:`~tracker.editions.TitleRules.rating_level_titles`) whose level (1.3, 1.52) is
+    above the player's start rating, the first interim rating at or above that level.
 
-    With ``min_rated_games`` (1.3 of 2024: 30 rated games for ratings after 1 July 2017) a
-    title by rating (FM, CM, WFM, WCM) is reached only by an interim rating with at least
-    that many rated games behind it; when the count is unknown the rating is taken, and
+    With ``min_rated_games`` (1.3: 30 rated games for ratings after 1 July 2017) a title by
+    rating (FM, CM, WFM, WCM) is reached only by an interim rating with at least that many
+    rated games behind it; when the count is unknown the rating is taken, and
     :attr:`InterimRating.rated_games` (``None``) says so.
 
-    >>> from tracker.players import Player, Sex
-    >>> p = Player(rank=1, name="A", federation="ENG", sex=Sex.WOMAN, rating=2190)
-    >>> reached = first_reached(p, [InterimRating(1, 2195, 5), InterimRating(2, 2203, 13)])
+    >>> p = Player(rank=1, name="A", federation="ENG", rating=2190)
+    >>> interims = [InterimRating(1, 2195, 5), InterimRating(2, 2203, 13)]
+    >>> reached = first_reached(p, interims, [Title.WIM, Title.CM, Title.WFM])
     >>> {title.value: interim.round for title, interim in reached.items()}
     {'WIM': 2, 'CM': 2}
     """
@@ -284,10 +288,9 @@ def first_reached(
         return reached
     wanted = [
         title
-        for title in _TITLES
+        for title in titles
         if title.level <= best  # else no interim rating reaches it
         and (start is None or start < title.level)
-        and player.lacks(title)
     ]
     for title in wanted:
         for interim in interims:
@@ -298,9 +301,6 @@ def first_reached(
 
 
 _RATING = attrgetter("rating")
-
-
-_TITLES = tuple(Title)
 
 
 def _enough_games(title: Title, interim: InterimRating, least: int | None) -> bool:

@@ -161,7 +161,7 @@ def norm_games(
                     cell.round,
                     None,
                     cell.code,
-                    rules.articles["games"],
+                    rules.articles["bye"],
                     "bye: not a game",
                     optional=False,
                 )
@@ -381,7 +381,7 @@ def _mix_verdicts(
         ),
     )
     feds = Counter(g.opponent.federation for g in kept)
-    foreign = _foreign(feds, own, spec.rules.fid_counts_as_federation)
+    foreign = _foreign(feds, own, spec.rules)
     exemption = rule.federation_exemption
     if exemption is not None:
         yield True, lambda: Check(exemption, "federations", "exempt", f"{foreign} foreign", True)
@@ -458,8 +458,10 @@ def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
     return _mix_met(ordered, raised, spec)
 
 
-def _foreign(feds: Counter[str], own: str, fid_counts: bool) -> int:
-    return sum(1 for f in feds if f != own and (fid_counts or f != "FID"))
+def _foreign(feds: Counter[str], own: str, rules: TitleRules) -> int:
+    """How many of ``feds`` are federations other than ``own`` (1.43; FID by the edition)."""
+    foreign = rules.is_foreign
+    return sum(1 for f in feds if foreign(f, own))
 
 
 def _feasible(kept: Sequence[NormGame], spec: _Spec) -> bool:
@@ -667,9 +669,7 @@ class _Search:
             return False
         own = self.spec.player.federation
         feds = Counter(g.opponent.federation for g in optimistic)
-        if _foreign(feds, own, self.spec.rules.fid_counts_as_federation) < (
-            rule.min_foreign_federations
-        ):
+        if _foreign(feds, own, self.spec.rules) < (rule.min_foreign_federations):
             return False
         if rule.min_other_federations is not None and (
             len(optimistic) - feds[own] < rule.min_other_federations
@@ -997,7 +997,7 @@ def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
         return False
     own = spec.player.federation
     feds = Counter(g.opponent.federation for g in games)
-    if _foreign(feds, own, spec.rules.fid_counts_as_federation) < rule.min_foreign_federations:
+    if _foreign(feds, own, spec.rules) < rule.min_foreign_federations:
         return False
     if rule.min_other_federations is not None and len(games) - feds[own] < (
         rule.min_other_federations

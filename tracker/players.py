@@ -38,13 +38,6 @@ class Player:
     computer: bool = False
     """A computer program entered as a player (1.42b 2009: its games do not count)."""
 
-    def lacks(self, title: Title) -> bool:
-        """Whether the player could still gain ``title``: not covered by their own, and
-        women's titles only for women."""
-        if title.for_women_only and self.sex is not Sex.WOMAN:
-            return False
-        return self.title is None or not self.title.covers(title)
-
     def label(self) -> str:
         """``GM Carlsen, Magnus (NOR, 2830)``: how alerts name a player."""
         title = f"{self.title.value} " if self.title else ""

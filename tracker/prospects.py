@@ -43,8 +43,9 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from tracker.editions import TitleRules
 from tracker.editions.mix import MO, ComboMO, MixRule, WeightedMO
-from tracker.evaluation import context, norm_titles
+from tracker.evaluation import context
 from tracker.event_flags import swiss_exemption_possible
 from tracker.norms import (
     Cell,
@@ -68,10 +69,14 @@ from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.tournaments import System
 
-SWISS_ASSUMPTION = (
-    "remaining opponents at best the highest-rated players not yet met over the board, "
-    "each counted at least at the 1.46c floor"
-)
+
+def swiss_assumption(rules: TitleRules) -> str:
+    """What a Swiss prospect assumes of the remaining opponents, with the edition's article
+    for the floor (1.46c of 2009, 1.4.6b of 2024)."""
+    return (
+        "remaining opponents at best the highest-rated players not yet met over the board, "
+        f"each counted at least at the {rules.articles['floor']} floor"
+    )
 
 
 EXACT_SUBSETS = 2**10
@@ -233,7 +238,7 @@ class Outlook:
         :meth:`prospect` gives)."""
         out = {}
         for rank, player in self.state.players.items():
-            for title in norm_titles(player):
+            for title in self.rules.eligible_norm_titles(player):
                 out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
         return out
 
@@ -305,12 +310,10 @@ class Outlook:
         remaining opponents could add."""
         if rank not in self._foreign:
             own = self.state.players[rank].federation
-            fid = self.rules.fid_counts_as_federation
+            is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
-            foreign = {f for f in have.federations if _is_foreign(f, own, fid)}
-            new_feds = {
-                f for f, c in pool.federations.items() if c > 0 and _is_foreign(f, own, fid)
-            }
+            foreign = {f for f in have.federations if is_foreign(f, own)}
+            new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
             self._foreign[rank] = (len(foreign), len(new_feds - foreign))
         return self._foreign[rank]
 
@@ -717,10 +720,6 @@ def _avg(total: int, games: int) -> int:
     return (2 * total + games) // (2 * games)
 
 
-def _is_foreign(federation: str, own: str, fid_counts: bool) -> bool:
-    return federation != own and (fid_counts or federation != "FID")
-
-
 def _mo_reachable(
     rule: MixRule,
     titles: Counter[Title],
@@ -931,7 +930,6 @@ def _spread(results: list[Code], ordered: Sequence[int], half: int) -> None:
 
 
 __all__ = [
-    "SWISS_ASSUMPTION",
     "Need",
     "Outlook",
     "Prospect",
@@ -939,4 +937,5 @@ __all__ = [
     "Status",
     "Way",
     "outlook",
+    "swiss_assumption",
 ]

@@ -6,6 +6,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tracker import events as ev
+from tracker.alerts import evidence, player_ref, prospect_detail
+from tracker.editions import title_rules_named
+from tracker.evaluation import verdict_for
+from tracker.prospects import Outlook
+from tracker.state import TournamentState
+from tracker.titles import NORM_TITLES, Title
 
 
 def _name(p: ev.PlayerRef) -> str:
@@ -49,21 +55,33 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
             games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
             yield f"   games left out of the {a.title} norm of {a.player.name}: {games}"
         elif isinstance(a, ev.NormProspect) and a.prospect is not None:
-            summary = _summary(a.prospect)
+            summary = _summary(a.prospect, a.edition)
             yield f"   in contention for the {a.title} norm: {_name(a.player)} — {summary}"
         elif isinstance(a, ev.NormOutOfReach):
             yield f"   {a.title} norm out of reach: {_name(a.player)} — {a.reason}"
 
 
-def _summary(p: ev.Prospect) -> str:
-    """One line: the lowest score that can still give the norm."""
+def _summary(p: ev.Prospect, edition: str) -> str:
+    """One line: the lowest score that can still give the norm; the articles are those of
+    the alert's ``edition``."""
     if p.exact and p.ways:
         return f"needs {p.ways[0].score}/{p.games_left} from the remaining games"
     full = [n for n in p.needs if n.games == p.games_left]
     if full:
         n = full[0]
         return f"needs {n.score}/{n.games} against an average of at least {n.average}"
-    return "possible only with games left out (1.42e/f)"
+    return "possible only with games left out" + _left_out(edition)
+
+
+def _left_out(edition: str) -> str:
+    """`` (1.42e/1.42f)``: the articles that let games be left out (none for an unknown
+    edition)."""
+    try:
+        rules = title_rules_named(edition)
+    except ValueError:
+        return ""
+    articles = dict.fromkeys((rules.win_article, rules.after_norm_article))
+    return f" ({'/'.join(articles)})"
 
 
 def prospect(
@@ -127,3 +145,45 @@ def breakdown(e: ev.NormEvidence, player: ev.PlayerRef, edition: str) -> Iterabl
     for r in e.requirements:
         mark = "ok " if r.met else "NO "
         yield f"  {mark} {r.article:<7} {r.name:<36} needed {r.needed:<28} has {r.actual}"
+
+
+def check_lines(
+    state: TournamentState, rank: int, title: Title | None, up_to: int
+) -> tuple[list[str], int]:
+    """What ``tracker check`` prints after round ``up_to``, and its exit status: for each
+    norm title the player can gain (or the one asked for) the breakdown of the best attempt
+    and, before the last round, the prospect. A title the player cannot gain is answered
+    with the edition's reason (:meth:`~tracker.editions.TitleRules.why_not_eligible`) and
+    status 1."""
+    rules = state.title_rules
+    player = state.players[rank]
+    ref = player_ref(player)
+    lines = [f"# edition {state.edition_reason}"]
+    if title is not None:
+        why = rules.why_not_eligible(player, title)
+        if why is not None:
+            lines.append(f"{title.value} norm for {_name(ref)}: does not apply: {why}")
+            return lines, 1
+        titles: tuple[Title, ...] = (title,)
+    else:
+        titles = rules.eligible_norm_titles(player)
+    if not titles:
+        lines.append(f"{player.label()} can gain no norm title:")
+        lines += [f"  {rules.why_not_eligible(player, t)}" for t in NORM_TITLES]
+        return lines, 0
+    ongoing = up_to < state.tournament.planned_rounds
+    view = Outlook(state, up_to) if ongoing else None
+    for i, t in enumerate(titles):
+        verdict = verdict_for(state, rank, t, up_to)
+        if i:
+            lines.append("")
+        proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
+        lines += breakdown(proof, ref, rules.name)
+        if view is not None:
+            secured = verdict.achieved and rules.may_ignore_after_norm(state.tournament)
+            p = view.prospect(rank, t, secured)
+            lines.append("")
+            lines += prospect(
+                p.status.value, p.reason, prospect_detail(p, rules), ref, t.value, up_to
+            )
+    return lines, 0

@@ -6,7 +6,7 @@
 <Title.IM: 'IM'>
 >>> Title.parse("wg").value
 'WGM'
->>> Title.GM.covers(Title.IM), Title.IM.covers(Title.GM)
+>>> Title.WGM.for_women_only, Title.IM.for_women_only
 (True, False)
 """
 
@@ -55,20 +55,14 @@ class Title(enum.Enum):
     the norm titles and 1.3 (FM 2300, CM 2200, WFM 2100, WCM 2000) for the others. Set on
     each member below as a plain attribute, like :attr:`for_women_only`."""
     for_women_only: bool
+    """The title's category: the women's titles (WGM, WIM, WFM, WCM), which only women can
+    gain, or the open ones (GM, IM, FM, CM). Which titles a player can gain is a rule of the
+    edition (:meth:`tracker.editions.TitleRules.why_not_eligible`)."""
 
     @property
     def is_norm_title(self) -> bool:
         """GM, IM, WGM and WIM are gained by norms (1.4)."""
         return self in NORM_TITLES
-
-    def covers(self, other: Title) -> bool:
-        """Whether a holder of this title has no use for ``other``.
-
-        A title covers every title whose rating level is not higher (so an IM is not
-        chased for WGM or FM, a WGM not for FM). This is the project's reading: FIDE does
-        not rank titles across the open and women's ladders.
-        """
-        return self.level >= other.level
 
 
 NORM_TITLES: tuple[Title, ...] = (Title.GM, Title.IM, Title.WGM, Title.WIM)

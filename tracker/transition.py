@@ -17,6 +17,7 @@ from tracker.alerts import (
     alert_id,
     evidence,
     facts_digest,
+    norm_alert_id,
     player_fields,
     player_ref,
     prospect_detail,
@@ -334,7 +335,7 @@ def _evaluate(
         # after a revocation the same facts may give the norm again: the id then also rests
         # on the revocation, so that subscribers dropping seen ids do not drop it
         previous = sent.get(f"revoked:{key}", "")
-        ident = alert_id(t.id, "norm_achieved", rank, title.value, number, digest, previous)
+        ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
         # as known now: a last-round bye is often announced rounds ahead
@@ -507,7 +508,15 @@ def _prospects(
             )
             detail = view.prospect(rank, title, secured=False)
             out.append(
-                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
+                _prospect_event(
+                    state,
+                    number,
+                    p,
+                    ident,
+                    "entered",
+                    prospect_detail(detail, state.title_rules),
+                    title,
+                )
             )
             sent[key] = ident
             continue

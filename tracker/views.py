@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail, score_text
-from tracker.evaluation import PlayerRound, norm_titles, verdict_for
+from tracker.evaluation import PlayerRound, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
@@ -239,7 +239,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
     if up_to:
         ongoing = up_to < state.tournament.planned_rounds
         view = Outlook(state, up_to) if ongoing else None
-        for title in norm_titles(player):
+        for title in state.title_rules.eligible_norm_titles(player):
             verdict = verdict_for(state, rank, title, up_to)
             floor = state.title_rules.rating_floor[title]
             alert = state.sent.get(f"norm:{rank}:{title.value}")
@@ -257,7 +257,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
                     alert_id=alert,
                     evidence=evidence(verdict, verdict.raised, floor),
                     contention=outlook.status.value if outlook else None,
-                    prospect=prospect_detail(outlook)
+                    prospect=prospect_detail(outlook, state.title_rules)
                     if outlook is not None and outlook.in_contention
                     else None,
                 )

@@ -124,13 +124,17 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
     status, cert = get(f"{base}/api/tournaments/{TID}/players/14/certificate?round=9")
     assert status == 200
     assert (cert["ra"], cert["rp"]) == (2536, 2702)
+    status, final = get(f"{base}/api/tournaments/{TID}/players/14/certificate")
+    assert status == 200  # the certificate of the alert in force: the same, with its id
+    assert final == cert
+    assert final["alert_id"] is not None
     status, pdf = get(f"{base}/api/tournaments/{TID}/players/14/certificate?format=pdf")
     assert status == 200
     assert pdf.startswith(b"%PDF-")
     assert get(f"{base}/api/tournaments/nope/standings")[0] == 404
     status, problem = get(f"{base}/api/tournaments/{TID}/players/3/certificate")
     assert status == 404
-    assert "holds every norm title" in problem["error"]
+    assert "can gain no norm title" in problem["error"]
 
     async def stream(query: str, count: int) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []

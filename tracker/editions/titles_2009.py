@@ -7,15 +7,16 @@ garbled the reading chosen is a field of the edition, documented beside it and i
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from datetime import date
 from fractions import Fraction
 from types import MappingProxyType
 
 from tracker.editions.mix import MO, MixRule, WeightedMO
-from tracker.players import Player
+from tracker.players import Player, Sex
 from tracker.results import Code
-from tracker.titles import Title
+from tracker.titles import NORM_TITLES, Title
 from tracker.tournaments import EventKind, System, Tournament
 
 F = Fraction
@@ -33,6 +34,9 @@ class TitleRules2009:
     name: str = "fide-2009"
     description: str = "FIDE Title Regulations B.01, in force from 1 July 2009"
     in_force_from: date = date(2009, 7, 1)
+    amendments: str = ""
+    """What a dated revision of the edition changes, for ``--edition``'s help (empty for an
+    edition as published)."""
 
     performance_min: Mapping[Title, int] = dataclasses.field(
         default_factory=lambda: _frozen({GM: 2600, IM: 2450, WGM: 2400, WIM: 2250})
@@ -51,8 +55,8 @@ class TitleRules2009:
     text speaks of counting "the title" of one opponent who "raised his rating"; we read it as
     the English rule it translates: no more than one opponent, the lowest rated, is raised."""
     unrated_rating: int = 1200
-    """1.46d: an unrated opponent counts at the rating floor of the Rating Regulations
-    (1200 from 1 July 2009)."""
+    """1.46d: an unrated opponent counts at "the current minimum rating floor" of the Rating
+    Regulations: 1200 from 1 July 2009, 1000 from 1 July 2012 (:data:`FIDE_2009R2012`)."""
     unrated_titled_rating: Mapping[Title, int] = dataclasses.field(
         default_factory=lambda: _frozen(
             {GM: 2300, IM: 2200, WGM: 2100, FM: 2100, WIM: 2000, WFM: 1900}
@@ -87,7 +91,11 @@ class TitleRules2009:
     non_member_federations: frozenset[str] = frozenset({"NON"})
     """1.42a: codes of players whose federation is not a FIDE member."""
     fid_counts_as_federation: bool = True
-    """Whether ``FID`` counts as a federation for 1.43/1.44a (the 2009 text has no FID rule)."""
+    """Whether ``FID`` (players under the FIDE flag) is a federation other than the
+    applicant's for 1.43 and the Swiss exemption of 1.43e. The 2009 text has no FID rule:
+    ``FID`` is read as one more federation code, as the rating list prints it; the 2024
+    sentence of 1.4.2a that takes it away ("accepted, but not foreign") is read as a change.
+    The caps of 1.44a count FID players as one group in every edition."""
     exemptions_lift_caps: bool = True
     """Whether an exemption of 1.43a–e also lifts the 3/5 and 2/3 caps of 1.44a. 1.43e ends
     "otherwise 1.44 applies", which arbiters read as: exempt events skip 1.44a too."""
@@ -109,7 +117,65 @@ class TitleRules2009:
     choice) is not in the events, so 2009 always uses the list at the start (1.46b)."""
     rating_title_min_games: int | None = None
     """Titles by rating (FM, CM, WFM, WCM) need this many rated games when the rating is
-    reached (1.3 of 2024, for ratings after 1 July 2017); the 2009 text has no such rule."""
+    reached (1.3: "for ratings achieved after 1st July 2017, the player must at that time
+    have played at least 30 rated games"); the 2009 text has no such rule, its revision of
+    1 July 2017 (:data:`FIDE_2009R2017`) has."""
+
+    # -- 0.31 / 1.51 which titles a player can gain ------------------------------------------
+
+    eligibility_article: str = "0.31"
+    """0.31 lists the titles in two categories: the open titles (GM, IM, FM, CM) and the
+    titles "among women" (WGM, WIM, WFM, WCM)."""
+
+    def why_not_eligible(self, player: Player, title: Title) -> str | None:
+        """Why ``player`` cannot gain ``title``, or ``None`` when she can: the one notion of
+        eligibility that replay, ``tracker check``, the certificate, the prospects and the
+        web views share.
+
+        A player can gain every title she does not hold whose category she can gain (the
+        women's titles only women) and which is not below a title she holds in the same
+        category. The 2009 text ranks no title of one category against one of the other
+        (0.31), and a norm may serve two applications (1.51), so a woman FM or IM is
+        evaluated for WGM and WIM norms too, and a WGM for IM and GM (not WIM). A player
+        whose sex is not given is not evaluated for women's titles. Only the title the
+        tournament gives is known: a woman listed as IM may hold WGM as well (the rating
+        list has a second column for it; TRF has one title)."""
+        bar = _bar(player.title, player.sex is Sex.WOMAN, title)
+        if bar is None:
+            return None
+        who = player.label()
+        if bar == "held":
+            return f"{who} holds the {title.value} title"
+        if bar == "women":
+            sex = "is registered as a man" if player.sex is Sex.MAN else "has no sex given"
+            return f"{title.value} is a women's title ({self.eligibility_article}) and {who} {sex}"
+        assert player.title is not None
+        category = "women's" if title.for_women_only else "open"
+        return (
+            f"{title.value} is below the {player.title.value} title {who} holds, in the same "
+            f"({category}) category ({self.eligibility_article})"
+        )
+
+    def eligible_titles(self, player: Player) -> tuple[Title, ...]:
+        """Every title of 0.31 the player can gain (:meth:`why_not_eligible`), by level."""
+        return _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
+
+    def eligible_norm_titles(self, player: Player) -> tuple[Title, ...]:
+        """The norm titles (GM, IM, WGM, WIM; 1.4) the player can gain, strongest first: the
+        titles her results are evaluated for."""
+        return _gainable(player.title, player.sex is Sex.WOMAN, NORM_TITLES)
+
+    def rating_level_titles(self, player: Player) -> tuple[Title, ...]:
+        """The titles whose rating level (1.3 FM 2300, CM 2200, WFM 2100, WCM 2000; 1.52
+        GM 2500, IM 2400, WGM 2300, WIM 2200) is news when the live rating reaches it: the
+        titles the player can gain (:meth:`why_not_eligible`) above the level of the title
+        she holds. A title held shows that its level was reached "at some time", which is
+        all 1.3 and 1.52 ask, so a woman FM at 2050 reaching 2100 has reached nothing for
+        WFM she had not reached before (her WGM and WIM norms are still evaluated:
+        :meth:`eligible_norm_titles`)."""
+        held = player.title.level if player.title is not None else 0
+        gainable = _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
+        return tuple(t for t in gainable if t.level > held)
 
     # -- 1.41 number of games ------------------------------------------------------------
 
@@ -215,6 +281,12 @@ class TitleRules2009:
 
     swiss_exemption_article: str = "1.43e"
 
+    def is_foreign(self, federation: str, own: str) -> bool:
+        """1.43: whether an opponent of ``federation`` counts as from a federation other
+        than ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
+        :attr:`fid_counts_as_federation`."""
+        return federation != own and (self.fid_counts_as_federation or federation != "FID")
+
     # -- the whole mix for n games ----------------------------------------------------------
 
     def mix(
@@ -312,6 +384,7 @@ class TitleRules2009:
         default_factory=lambda: MappingProxyType(
             {
                 "games": "1.41a",
+                "bye": "1.42c",
                 "floor": "1.46c",
                 "average": "1.48a",
                 "performance": "1.48",
@@ -321,6 +394,36 @@ class TitleRules2009:
             }
         )
     )
+    """The articles named in the evidence, by what they are about. ``bye``: a bye is a point
+    without a game, one of the results "not decided over the board" that 1.42c leaves out
+    (2024: 1.4.2c; 1.4.1c names the pairing-allocated bye only as the game an 8-game norm may
+    lack)."""
+
+
+def _bar(held: Title | None, woman: bool, title: Title) -> str | None:
+    """What keeps a holder of ``held`` (a woman or not) from ``title``
+    (:meth:`TitleRules2009.why_not_eligible`)."""
+    if held is title:
+        return "held"
+    if title.for_women_only and not woman:
+        return "women"
+    if (
+        held is not None
+        and held.for_women_only is title.for_women_only
+        and held.level > title.level
+    ):
+        return "lower"
+    return None
+
+
+@functools.cache
+def _gainable(held: Title | None, woman: bool, among: tuple[Title, ...]) -> tuple[Title, ...]:
+    """The titles of ``among`` that :func:`_bar` lets a holder of ``held`` gain, in order;
+    a handful of answers, asked for every player after every round."""
+    return tuple(t for t in among if _bar(held, woman, t) is None)
+
+
+_ALL = tuple(Title)
 
 
 _EXEMPT_KINDS_2009 = (
@@ -338,3 +441,40 @@ def days(t: Tournament) -> int:
 
 
 FIDE_2009 = TitleRules2009()
+
+# -- dated revisions ----------------------------------------------------------------------
+#
+# Amendments between 2009 and 2024 that can be sourced, each a value of this edition from
+# the day it took effect, named ``fide-2009r<year>`` and cumulative. The 2014, 2017, 2022
+# and 2023 texts themselves are not modelled: for everything else the 2009 text stands in.
+
+FIDE_2009R2012 = dataclasses.replace(
+    FIDE_2009,
+    name="fide-2009r2012",
+    description=(
+        "FIDE Title Regulations B.01 of 1 July 2009, with the rating floor of 1000 "
+        "(1.46d) from 1 July 2012"
+    ),
+    in_force_from=date(2012, 7, 1),
+    amendments="unrated opponents at 1000",
+    unrated_rating=1000,
+)
+"""1.46d counts an unrated opponent at "the current minimum rating floor" of the Rating
+Regulations, which FIDE lowered from 1200 to 1000 with effect from 1 July 2012 (issue 12's
+review; the reference has 1200 "after 1.7.2009" and 1000 until the 1400 of March 2024)."""
+
+FIDE_2009R2017 = dataclasses.replace(
+    FIDE_2009R2012,
+    name="fide-2009r2017",
+    description=(
+        "FIDE Title Regulations B.01 of 1 July 2009, with the rating floor of 1000 (1.46d, "
+        "1 July 2012) and 30 rated games for titles by rating (1.3, 1 July 2017)"
+    ),
+    in_force_from=date(2017, 7, 1),
+    amendments="unrated opponents at 1000, 30 rated games for titles by rating",
+    rating_title_min_games=30,
+)
+"""1.3 (as the 2024 text keeps it): "For ratings achieved after 1st July 2017, the player must
+at that time have played at least 30 rated games". Read as a rule of events starting on or
+after 1 July 2017, the day the 2017 regulations took effect (the edition is chosen by the
+start date, 1.53)."""

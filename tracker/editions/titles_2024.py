@@ -64,13 +64,20 @@ class TitleRules2024(TitleRules2009):
     with no exception for world or continental championships."""
     fid_counts_as_federation: bool = False
     """1.4.2a: players under the FIDE flag (``FID``) are accepted as opponents but are never
-    a federation other than the applicant's (1.4.3). Reading: the 3/5 and 2/3 caps of 1.4.4
-    still count them as one group."""
+    a federation other than the applicant's (1.4.3), nor players "not from the host
+    federation" for the Swiss exemption of 1.4.3d (:meth:`is_foreign`). Reading: the 3/5 and
+    2/3 caps of 1.4.4 still count them as one group."""
     swiss_exemption_per_round: bool = True
     """1.4.3d: the 20 / 3 / 10 players must be there "in every round" …"""
     swiss_exemption_max_missed: int | None = 1
     """… and "players are counted only if they miss at most one round (excluding
     pairing-allocated byes)"."""
+    eligibility_article: str = "0.6.2"
+    """0.6.2: the "lower titles" a title-holder does not gain are the lesser titles within the
+    same category, open or women's (the reading of issue 12's review; the reference holds
+    0.6.2's table of minimum ratings, which lists the two categories side by side). The
+    rule itself is the 2009 one (:meth:`TitleRules2009.why_not_eligible`), and 1.5.2 keeps
+    2009's 1.51: a norm good for more than one title may be used for both."""
     title_holder_article: str = "1.4.5a"
     foreign_article: str = "1.4.3"
     caps_article: str = "1.4.4"
@@ -94,6 +101,7 @@ class TitleRules2024(TitleRules2009):
         default_factory=lambda: MappingProxyType(
             {
                 "games": "1.4.1a",
+                "bye": "1.4.2c",
                 "floor": "1.4.6b",
                 "average": "1.4.8a",
                 "performance": "1.4.8",

@@ -68,6 +68,10 @@ class TitleRulesPre2009(TitleRules2009):
     """2.2: Swiss events with at least 20 foreign rated players from at least 3 nations, 10 of
     them GM, IM, WGM or WIM."""
     exemptions_lift_caps: bool = True
+    eligibility_article: str = "1"
+    """1 ("Titelvoraussetzungen"): GM, IM, WGM ("Frauen-Großmeister") and WIM by norms, FM,
+    WFM, CM and WCM by rating. The summary ranks no title against another; the 2009 reading
+    (:meth:`TitleRules2009.why_not_eligible`) applies."""
     win_article: str = "2.1"
     after_norm_article: str = "2.1"
     last_round_forfeit_article: str = "2.1"
@@ -76,6 +80,7 @@ class TitleRulesPre2009(TitleRules2009):
         default_factory=lambda: MappingProxyType(
             {
                 "games": "2.1",
+                "bye": "2.1",
                 "floor": "2.4",
                 "average": "2.5",
                 "performance": "2.5",
