@@ -16,7 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from aiokafka import AIOKafkaProducer
+from aiokafka.errors import KafkaError
 
+from follow.runner import SinkError
 from streams.kafka import caught_up, consumer, ensure_topics, partitions_of
 from streams.publish import producer
 from streams.records import encode_input
@@ -71,15 +73,18 @@ class BrokerSink:
         self._producer: AIOKafkaProducer | None = None
 
     async def load(self, tournament_id: str) -> Ledger:
-        await ensure_topics(self.settings, [self.topic])
-        return Ledger.of(await read_sent(self.settings, tournament_id))
+        try:
+            await ensure_topics(self.settings, [self.topic])
+            return Ledger.of(await read_sent(self.settings, tournament_id))
+        except (KafkaError, OSError, TimeoutError) as exc:
+            raise SinkError(f"{self.settings.broker}: {exc}") from exc
 
     async def send(self, facts: Sequence[Fact]) -> None:
-        if self._producer is None:
-            self._producer = producer(self.settings)
-            await self._producer.start()
         pending: list[asyncio.Future[Any]] = []
         try:
+            if self._producer is None:
+                self._producer = producer(self.settings)
+                await self._producer.start()
             for fact in facts:
                 pending.append(
                     await self._producer.send(
@@ -90,9 +95,9 @@ class BrokerSink:
                     )
                 )
             await asyncio.gather(*pending)
-        except Exception:
+        except (KafkaError, OSError, TimeoutError) as exc:
             await self.close()  # a fresh producer next time, after the ledger is read back
-            raise
+            raise SinkError(f"{self.settings.broker}: {exc}") from exc
 
     async def close(self) -> None:
         if self._producer is not None:

@@ -88,6 +88,8 @@ def cmd_follow(args: argparse.Namespace) -> int:
         raise InputError("follow: give the arbiter's file, or --pgn with --players")
     if args.source is None and not args.players:
         raise InputError("--players: a broadcast followed alone needs a start list")
+    if args.broker and args.state:
+        raise InputError("--state: with --broker the input topic is read back instead")
 
     def say(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -165,19 +167,31 @@ def _event(
 ) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
     with the event facts of the command line over it."""
+    import dataclasses
+
     import pydantic
 
     from tracker import events as ev
     from tracker.replay import InputError
+    from tracker.tournaments import System
     from tracker.trf import TrfError, slugify, to_events
 
     fields: dict[str, object] = {}
     if start_trf is not None:
+        # a start list: its header and players, not its rounds (a round robin without XNS
+        # is not inferred from a start list)
+        bare = dataclasses.replace(
+            start_trf, players=tuple(dataclasses.replace(p, cells=()) for p in start_trf.players)
+        )
         try:
-            first = to_events(start_trf)[0]
-        except TrfError as exc:
-            raise InputError(f"--players: {exc}") from None
-        fields = first.model_dump(exclude={"type"})
+            first = to_events(bare)[0]
+            fields = first.model_dump(exclude={"type"}, exclude_none=True)
+        except TrfError:  # no rounds planned, no date: the command line must say
+            header = start_trf.header
+            fields = {"name": header.name, "start_date": header.start_date}
+            fields = {k: v for k, v in fields.items() if v}
+        if start_trf.header.system is None:
+            fields.pop("system", None)
     given = {
         "name": args.name,
         "start_date": args.start_date,
@@ -187,14 +201,13 @@ def _event(
     }
     fields.update({k: v for k, v in given.items() if v is not None})
     fields.update(overrides)
-    fields.setdefault("system", "round_robin")
+    system = System(fields.setdefault("system", System.ROUND_ROBIN))
     if "tournament_id" not in fields and fields.get("name"):
         fields["tournament_id"] = slugify(str(fields["name"]))
-    if "planned_rounds" not in fields:
+    if "planned_rounds" not in fields and system.predetermined:
         n = len(start_list.players)
         once = n - 1 if n % 2 == 0 else n
-        if fields["system"] in ("round_robin", "double_round_robin"):
-            fields["planned_rounds"] = once * (2 if fields["system"] == "double_round_robin" else 1)
+        fields["planned_rounds"] = once * (2 if system is System.DOUBLE_ROUND_ROBIN else 1)
     for name, flag in (
         ("tournament_id", "--tournament-id or --name"),
         ("start_date", "--start-date"),

@@ -26,8 +26,13 @@ from tracker.snapshots import Snapshot, Unreadable, decode, follow_snapshot, rea
 from tracker.start_list import StartList
 
 
+class SinkError(OSError):
+    """The destination cannot take events now (a broker gone); the follower tries again."""
+
+
 class Sink(Protocol):
-    """Where the events go: the embedded core, or the input topic."""
+    """Where the events go: the embedded core, or the input topic. Transport failures are
+    raised as :exc:`SinkError`."""
 
     async def load(self, tournament_id: str) -> Ledger:
         """The facts already sent for the tournament (after a restart)."""
@@ -83,6 +88,7 @@ class Follower:
         self.held = False
         """Whether the arbiter's file as last read was not taken."""
         self.games: dict[int, list[BroadcastGame]] = {}
+        self._registered: list[ev.InputEvent] | None = None
         self.reported: set[str] = set()
         self.last_change = time.monotonic()
         self.sent = 0
@@ -119,6 +125,13 @@ class Follower:
 
     async def poll(self) -> bool:
         """One poll of every source that is due; whether anything new arrived."""
+        try:
+            return await self._poll()
+        except SinkError as exc:  # reading back what was sent failed: all again next poll
+            self._unavailable(exc)
+            return False
+
+    async def _poll(self) -> bool:
         changed = False
         if self.trf is not None and self._due(self.trf):
             data = await self._fetch(self.trf)
@@ -144,6 +157,15 @@ class Follower:
             # by bench/bench_follow.py); it costs tens of ms, hidden in the polling interval.
             gc.collect()
         return changed
+
+    def _unavailable(self, exc: SinkError) -> None:
+        """The destination failed: report it, read back what arrived before sending again,
+        and take every source's current bytes as new on the next poll."""
+        self._report(None, Report("info", f"the destination failed ({exc}); trying again"))
+        self.ledger = None
+        for poll in (self.trf, *self.pgns):
+            if poll is not None:
+                poll.source.forget()
 
     def _due(self, poll: _Poll) -> bool:
         return time.monotonic() >= poll.due - 1e-3
@@ -216,7 +238,9 @@ class Follower:
         if alone:
             assert self.options.event is not None
             tid = self.options.event.tournament_id
-            registered = registration(self.options.event, self.start_list)
+            if self._registered is None:
+                self._registered = registration(self.options.event, self.start_list)
+            registered = self._registered
         elif self.last_good is not None:
             tid = self.last_good.tournament_id
         else:
@@ -248,12 +272,8 @@ class Follower:
             return True
         try:
             await self.sink.send(settled.send)
-        except Exception as exc:  # the sink's transport (a broker gone): try again later
-            self._report(source, Report("info", f"sending failed ({exc}); trying again"))
-            self.ledger = None  # read back what did arrive before sending again
-            for poll in (self.trf, *self.pgns):
-                if poll is not None:
-                    poll.source.forget()
+        except SinkError as exc:
+            self._unavailable(exc)
             return False
         self.ledger = settled.ledger
         self.sent += len(settled.send)
@@ -268,4 +288,4 @@ class Follower:
         self._print(line)
 
 
-__all__ = ["Follower", "Options", "Sink"]
+__all__ = ["Follower", "Options", "Sink", "SinkError"]

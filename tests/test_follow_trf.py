@@ -6,16 +6,20 @@ are held; corrections of results are sent as ``result_corrected``."""
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 
-from follow.runner import Options
+from follow.embedded import EmbeddedSink
+from follow.runner import Follower, Options, SinkError
 from follow.sources import FileSource, UrlSource
 from tests.follow_helpers import SEEDS, boards, cut, live, replay_lines, seed, serving
 from tests.follow_helpers import follower as make_follower
 from tracker import events as ev
+from tracker.ledger import Fact
 from tracker.replay import Replay, Sourced, render
 from tracker.results import Code
 from tracker.snapshots import read_snapshot
@@ -391,3 +395,37 @@ async def test_a_late_entrant_is_registered_and_its_past_absences_refused() -> N
     assert ("bye", 1, 41) not in ledger.facts
     (refused,) = run.reports("refused")
     assert "round 1: bye Z of player 41: round: round 1 has already finished" in refused
+
+
+class _Flaky(EmbeddedSink):
+    """The embedded tracker behind a transport that fails every other send."""
+
+    def __init__(self, state: Path) -> None:
+        super().__init__(io.StringIO(), "jsonl", 10, state, lambda r: None)
+        self.calls = 0
+
+    async def send(self, facts: Sequence[Fact]) -> None:
+        self.calls += 1
+        if self.calls % 2:
+            raise SinkError("connection reset")
+        await super().send(facts)
+
+
+async def test_a_destination_that_fails_is_sent_to_again_after_reading_back(
+    tmp_path: Path,
+) -> None:
+    final = seed("gm-roundrobin-2011.trf")
+    sink = _Flaky(tmp_path / "state.jsonl")
+    said: list[str] = []
+    with serving() as server:
+        follower = Follower(sink, said.append, Options(interval=0.0), UrlSource(server.url("/t")))
+        for text in live(final):
+            server.set("/t", text)
+            await follower.poll()  # fails: the ledger is read back, the bytes taken as new
+            await follower.poll()  # sent
+    out = sink.out
+    assert isinstance(out, io.StringIO)
+    lines = [line for line in out.getvalue().splitlines() if line]
+    assert lines == replay_lines(format_trf(final))
+    assert any("the destination failed (connection reset); trying again" in x for x in said)
+    assert len(sent(tmp_path / "state.jsonl")) == len(set(sent(tmp_path / "state.jsonl")))
