@@ -29,6 +29,12 @@ def register(sub: Any) -> None:
         "--web-port", type=int, help="serve the web views, the alert stream and /live on this port"
     )
     worker.add_argument(
+        "--web-bind",
+        metavar="ADDRESS",
+        help="the address the web server listens on (default: $TRACKER_WEB_BIND or 127.0.0.1, "
+        "this host only; 0.0.0.0 for every interface)",
+    )
+    worker.add_argument(
         "--web-host",
         help="the name other workers reach this one by (default: $TRACKER_WEB_HOST or the host "
         "name); requests for their tournaments are forwarded",
@@ -127,6 +133,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
     settings = _settings(args)
     if args.web_port:
         settings = settings.model_copy(update={"web_port": args.web_port})
+    if args.web_bind:
+        settings = settings.model_copy(update={"web_bind": args.web_bind})
     if args.web_host:
         settings = settings.model_copy(update={"web_host": args.web_host})
     wiring = build(settings)

@@ -1,43 +1,110 @@
 """The worker's alert feed for its server-sent-events stream.
 
 One background task per worker follows every output topic from the beginning (all
-tournaments, whichever worker computed them), drops repeated alert ids, and keeps the last
-:attr:`AlertFeed.keep` alerts in memory with a sequence number; each SSE client reads that
-log from where it wants (everything, or after the ``Last-Event-ID`` it saw) and then waits
-for new entries. Alerts stay JSON objects, so types this module does not know pass through.
-Sequence numbers are this worker's: after a restart they start again, so clients must also
-drop repeated ``alert_id`` values (the live page does).
+tournaments, whichever worker computed them), drops repeated alert ids, and keeps recent
+alerts in memory with an id; each SSE client reads them from where it wants (everything, or
+after the ``Last-Event-ID`` it saw) and then waits for new ones. Alerts stay the JSON bytes
+of the topic, with only what the filters need decoded, so types this module does not know
+pass through.
+
+What is kept (``TRACKER_FEED_*`` settings; the output topics keep everything):
+
+* at most ``feed_alerts`` alerts and ``feed_bytes`` bytes of their JSON: the oldest go first;
+* a finished tournament (its last round's ``round_finished`` seen) leaves the feed once
+  ``finished_grace`` seconds have passed since its latest alert, by the messages' timestamps:
+  a worker reading old topics at start keeps none of the tournaments that finished long ago.
+  A later alert of the tournament (a correction) is kept again for the grace period.
+
+Ids are integers that grow through the life of a worker and start, at each start, from the
+start time in milliseconds × 1000, so an id from an earlier start (or from another worker)
+is recognised. A client resuming after an id this worker did not give gets a ``reset``
+notice and everything kept; one resuming after alerts that are no longer kept gets a
+``gap`` notice and what is kept after its id (:meth:`AlertFeed.resume`). Either way it must
+drop alert ids it already has (the live page does) and read the output topics for the rest.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import json
 import logging
+import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from aiokafka.errors import KafkaError
 
 from streams.settings import Settings
-from streams.subscriber import read_topics
+from streams.subscriber import read_records
 from tracker.alert_filter import AlertFilter
 
 log = logging.getLogger(__name__)
 
-Entry = tuple[int, dict[str, Any], str]
-"""(sequence number, alert object, alert JSON)."""
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    """The alert's id in this worker's stream (``id:`` of the SSE event)."""
+    head: dict[str, Any]
+    """What :class:`~tracker.alert_filter.AlertFilter` reads: ``tournament_id``, ``type``
+    and the player's federation."""
+    data: bytes
+    """The alert's JSON, one line."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Notice:
+    """Sent to a client first (SSE ``event: <kind>``) when it cannot resume exactly."""
+
+    kind: str
+    """``reset`` (an id this worker did not give) or ``gap`` (alerts after it were dropped)."""
+    message: str
+    oldest: int | None
+    """The id of the oldest alert kept."""
+
+    def json(self) -> str:
+        return json.dumps({"kind": self.kind, "message": self.message, "oldest": self.oldest})
+
+
+def _head(alert: dict[str, Any]) -> dict[str, Any]:
+    head = {"tournament_id": alert.get("tournament_id"), "type": alert.get("type")}
+    player = alert.get("player")
+    if isinstance(player, dict):
+        head["player"] = {"federation": player.get("federation")}
+    return head
 
 
 class AlertFeed:
-    def __init__(self, settings: Settings, keep: int = 20_000) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        keep: int | None = None,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
         self.settings = settings
-        self.keep = keep
+        self.keep = settings.feed_alerts if keep is None else keep
+        self.max_bytes = settings.feed_bytes
+        self.grace = settings.finished_grace
+        self.clock = clock
         self.entries: OrderedDict[str, Entry] = OrderedDict()
         """By alert id, oldest first."""
-        self.last = 0
+        self.bytes = 0
+        """Bytes of JSON kept in :attr:`entries`."""
+        self.by_tournament: dict[str, dict[str, None]] = {}
+        """The alert ids kept per tournament, oldest first."""
+        self.latest: dict[str, float] = {}
+        """Per tournament with alerts kept: the timestamp of its latest alert (seconds)."""
+        self.finished: OrderedDict[str, None] = OrderedDict()
+        """Tournaments whose last round has finished (the most recent :attr:`keep`)."""
+        self.base = int(clock() * 1000) * 1000
+        """Ids of this start are above it (see the module's docstring)."""
+        self.last = self.base
+        """The id of the newest alert taken (kept or since dropped)."""
+        self.forgotten = 0
+        """The highest id dropped from :attr:`entries`."""
         self.changed = asyncio.Condition()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
@@ -59,49 +126,138 @@ class AlertFeed:
                 await self.task
             self.task = None
 
-    async def add(self, raw: bytes | str) -> None:
-        """Take one message of an output topic (repeats and non-JSON are dropped)."""
+    # ------------------------------------------------------------------ taking alerts
+
+    async def add(self, raw: bytes | str, timestamp: float | None = None) -> None:
+        """Take one message of an output topic, sent at ``timestamp`` (seconds since the
+        epoch; default: now). Repeats, non-JSON and alerts of tournaments finished more
+        than the grace period ago are dropped."""
+        data = raw.encode() if isinstance(raw, str) else raw
         try:
-            alert = json.loads(raw)
+            alert = json.loads(data)
             alert_id = alert["alert_id"]
-        except (ValueError, TypeError, KeyError):
-            log.warning("not an alert on an output topic: %r", raw[:200])
+            head = _head(alert)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("not an alert on an output topic: %r", data[:200])
             return
         if alert_id in self.entries:
             return
+        now = self.clock()
+        sent = now if timestamp is None or timestamp < 0 else timestamp
+        tid = str(head["tournament_id"])
+        if alert.get("type") == "round_finished" and alert.get("last_round") is True:
+            self.finished[tid] = None
+            self.finished.move_to_end(tid)
+            while len(self.finished) > self.keep:
+                self.finished.popitem(last=False)
+        if tid in self.finished and now - max(sent, self.latest.get(tid, sent)) > self.grace:
+            self._drop_tournament(tid)  # finished long ago: the topics keep its alerts
+            return
+        if b"\n" in data or b"\r" in data:  # one SSE data line: JSON re-written compact
+            data = json.dumps(alert, ensure_ascii=False, separators=(",", ":")).encode()
         self.last += 1
-        text = raw.decode() if isinstance(raw, bytes) else raw
-        self.entries[alert_id] = (self.last, alert, text)
-        while len(self.entries) > self.keep:
-            self.entries.popitem(last=False)
+        self.entries[alert_id] = Entry(self.last, head, data)
+        self.bytes += len(data)
+        self.by_tournament.setdefault(tid, {})[alert_id] = None
+        self.latest[tid] = max(sent, self.latest.get(tid, sent))
+        while len(self.entries) > self.keep or self.bytes > self.max_bytes:
+            self._drop(next(iter(self.entries)))
         async with self.changed:
             self.changed.notify_all()
 
+    def expire(self) -> list[str]:
+        """Drop the tournaments that finished, with no alert for the grace period; returns
+        their ids."""
+        now = self.clock()
+        gone = [
+            tid
+            for tid in self.finished
+            if tid in self.latest and now - self.latest[tid] > self.grace
+        ]
+        for tid in gone:
+            self._drop_tournament(tid)
+        return gone
+
+    def _drop_tournament(self, tid: str) -> None:
+        for alert_id in list(self.by_tournament.get(tid, ())):
+            self._drop(alert_id)
+
+    def _drop(self, alert_id: str) -> None:
+        entry = self.entries.pop(alert_id)
+        self.bytes -= len(entry.data)
+        self.forgotten = max(self.forgotten, entry.seq)
+        tid = str(entry.head["tournament_id"])
+        ids = self.by_tournament.get(tid)
+        if ids is not None:
+            ids.pop(alert_id, None)
+            if not ids:
+                del self.by_tournament[tid]
+                self.latest.pop(tid, None)
+
     async def _follow(self) -> None:
         topics = list(self.settings.output_topics.values())
+        sweeper = asyncio.get_running_loop().create_task(self._sweep())
+        try:
+            while True:
+                try:
+                    records = read_records(self.settings, topics, follow=True)
+                    async with contextlib.aclosing(records):
+                        async for _, value, stamp in records:
+                            await self.add(value, stamp / 1000 if stamp >= 0 else None)
+                except KafkaError:
+                    log.warning("alert feed: broker error, reading again in 2 s", exc_info=True)
+                await asyncio.sleep(2.0)
+        finally:
+            sweeper.cancel()
+
+    async def _sweep(self) -> None:
         while True:
-            try:
-                async for _, value in read_topics(self.settings, topics, follow=True):
-                    await self.add(value)
-            except KafkaError:
-                log.warning("alert feed: broker error, reading again in 2 s", exc_info=True)
-            await asyncio.sleep(2.0)
+            await asyncio.sleep(min(60.0, max(self.grace / 4, 1.0)))
+            for tid in self.expire():
+                log.info("alert feed: tournament %r finished; its alerts left the feed", tid)
+
+    # ------------------------------------------------------------------ reading
+
+    def resume(self, after: int) -> tuple[int, Notice | None]:
+        """Where a client that has seen up to id ``after`` (0: nothing) starts reading, and
+        the notice to send it first, if any."""
+        oldest = next(iter(self.entries.values())).seq if self.entries else None
+        if after <= 0:
+            return self.base, None
+        if after < self.base or after > self.last:
+            return self.base, Notice(
+                "reset",
+                f"id {after} is not one this worker gave since it started (it restarted, or "
+                "another worker gave it): here is every alert it keeps; drop the alert ids "
+                "you have, and read the output topics (tracker alerts) for older ones",
+                oldest,
+            )
+        if self.forgotten > after:
+            return after, Notice(
+                "gap",
+                f"some alerts after id {after} are no longer kept (tournaments finished more "
+                "than the grace period ago, or beyond the feed's size): read them from the "
+                "output topics (tracker alerts)",
+                oldest,
+            )
+        return after, None
 
     async def read(
         self, wanted: AlertFilter, after: int = 0, heartbeat: float = 15.0
     ) -> AsyncIterator[Entry | None]:
-        """Matching entries with a sequence number above ``after``, oldest first, then new
-        ones as they come; ``None`` after ``heartbeat`` seconds without one (so the caller
-        can send a keep-alive and notice a client that left). Ends when the feed stops."""
+        """Matching entries with an id above ``after``, oldest first, then new ones as they
+        come; ``None`` after ``heartbeat`` seconds without one (so the caller can send a
+        keep-alive and notice a client that left). Ends when the feed stops."""
         while not self.closed:
             fresh = []
+            top = self.last
             for entry in reversed(self.entries.values()):
-                if entry[0] <= after:
+                if entry.seq <= after:
                     break
                 fresh.append(entry)
+            after = max(after, top)  # what was dropped meanwhile is not waited for
             for entry in reversed(fresh):
-                after = entry[0]
-                if wanted.matches(entry[1]):
+                if wanted.matches(entry.head):
                     yield entry
             quiet = False
             async with self.changed:
@@ -114,4 +270,4 @@ class AlertFeed:
                 yield None
 
 
-__all__ = ["AlertFeed", "Entry"]
+__all__ = ["AlertFeed", "Entry", "Notice"]

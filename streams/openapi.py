@@ -111,15 +111,26 @@ ROUTES: tuple[Route, ...] = (
         "/api/alerts",
         "Alerts as server-sent events",
         "Every alert on the output topics, each alert id once, as `data:` lines of JSON (the "
-        "alert's `type` is inside), with `id:` sequence numbers for `Last-Event-ID`. Starts "
-        "with the alerts the worker remembers (or those after `Last-Event-ID` / `since`), then "
-        "follows. Filters take repeated or comma-separated values; `federation` keeps the "
-        "alerts about players of those federations (title-threshold and norm alerts).",
+        "alert's `type` is inside), with `id:` numbers for `Last-Event-ID`. Starts with the "
+        "alerts the worker keeps (or those after `Last-Event-ID` / `since`), then follows. "
+        "The worker keeps recent alerts only (TRACKER_FEED_ALERTS, TRACKER_FEED_BYTES; a "
+        "finished tournament's alerts leave after TRACKER_FINISHED_GRACE seconds): a position "
+        "it cannot resume from exactly is answered first with an `event: reset` (an id it did "
+        "not give: every alert kept follows) or `event: gap` (alerts after it are no longer "
+        "kept) whose data is `{kind, message, oldest}`; drop alert ids you have, and read the "
+        "output topics for the rest. Filters take repeated or comma-separated values; "
+        "`federation` keeps the alerts about players of those federations (title-threshold "
+        "and norm alerts).",
         (
             Param("tournament", "query", "tournament ids", repeatable=True),
             Param("type", "query", "alert types, e.g. norm_achieved", repeatable=True),
             Param("federation", "query", "players' federations, e.g. ROU", repeatable=True),
-            Param("since", "query", "only alerts after this sequence number", {"type": "integer"}),
+            Param(
+                "since",
+                "query",
+                "only alerts after this id (as `Last-Event-ID`, which wins when both are given)",
+                {"type": "integer", "minimum": 0, "maximum": 10**20 - 1},
+            ),
         ),
         media=("text/event-stream",),
         errors=(400,),

@@ -86,12 +86,25 @@ class Settings(BaseSettings):
 
     web_port: int | None = None
     """The worker's web server port; ``None`` runs without it (needed for 2 workers on 1 host)."""
+    web_bind: str = "127.0.0.1"
+    """The address the web server listens on: loopback only unless told otherwise
+    (``0.0.0.0`` for every interface, as a container or several hosts need; see ``deploy/``)."""
     web_host: str | None = None
     """The name other workers reach this one's web server by (Faust's ``canonical_url``
-    host; default: the host name); requests for another worker's tournament are forwarded."""
+    host; default: the bind address when it is one address, else the host name); requests
+    for another worker's tournament are forwarded."""
+
+    feed_alerts: int = Field(default=20_000, ge=1)
+    """Alerts the SSE feed (``/api/alerts``) keeps in memory at most, the oldest dropped first."""
+    feed_bytes: int = Field(default=32 * 1024 * 1024, ge=1)
+    """Bytes of alert JSON the SSE feed keeps at most (32 MiB), the oldest dropped first."""
+    finished_grace: float = Field(default=3600.0, ge=0)
+    """Seconds a finished tournament (its last round finished) stays in the SSE feed's memory
+    after its latest alert, by the messages' timestamps; its alerts stay in the topics."""
 
     webhook_secret: SecretStr | None = None
-    """Shared secret of the webhook signature (``X-Tracker-Signature: sha256=<HMAC>``)."""
+    """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the
+    timestamp, the alert id and the body; see :mod:`streams.webhook`)."""
     webhook_attempts: int = Field(default=6, ge=1)
     """Deliveries tried per alert before giving up on it."""
     webhook_backoff: float = Field(default=0.5, gt=0)
@@ -175,6 +188,25 @@ class Settings(BaseSettings):
         if context is not None:
             return faust.SSLCredentials(context)
         return None
+
+    def faust_web(self) -> dict[str, Any]:
+        """The web server's options for :class:`faust.App`: where it listens, the name
+        other workers reach it by, and none of Faust's own pages (``/router``, ``/table``,
+        statistics, graph, metrics), which describe the cluster to anyone who asks."""
+        host = self.web_host
+        if host is None and self.web_bind not in ("0.0.0.0", "::", ""):
+            host = self.web_bind
+        return {
+            "web_enabled": self.web_port is not None,
+            "web_port": self.web_port or 6066,
+            "web_bind": self.web_bind,
+            **({"web_host": host} if host else {}),
+            "web_router_enabled": False,
+            "web_tables_enabled": False,
+            "web_stats_enabled": False,
+            "web_graph_enabled": False,
+            "web_metrics_enabled": False,
+        }
 
     def with_broker(self, broker: str | None) -> Settings:
         """These settings, with ``--broker`` applied when given."""

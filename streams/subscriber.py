@@ -4,8 +4,9 @@ at-least-once delivery, or a worker restarted after a crash, may send twice)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 
 from aiokafka import TopicPartition
 
@@ -27,6 +28,22 @@ async def read_topics(
     ``follow``, stops once every partition has been read to its highwater (as the Fetch
     responses report it); with ``follow``, keeps going. ``timeout`` bounds the whole read;
     ``idle`` stops once that many seconds pass without a new message (after the first)."""
+    records = read_records(settings, topics, follow=follow, timeout=timeout, idle=idle)
+    async with contextlib.aclosing(records):
+        async for topic, value, _ in records:
+            yield topic, value
+
+
+async def read_records(
+    settings: Settings,
+    topics: Iterable[str],
+    *,
+    follow: bool = False,
+    timeout: float | None = None,
+    idle: float | None = None,
+) -> AsyncGenerator[tuple[str, bytes, int], None]:
+    """As :func:`read_topics`, with each message's timestamp (milliseconds since the epoch,
+    as the producer set it; ``-1`` when the broker gives none)."""
     names = list(topics)
     reader = consumer(settings)
     await reader.start()
@@ -60,7 +77,8 @@ async def read_topics(
                 for record in records:
                     if record.value is not None:
                         last_message = time.monotonic()
-                        yield tp.topic, record.value
+                        stamp = record.timestamp if record.timestamp is not None else -1
+                        yield tp.topic, record.value, stamp
             if not follow and not batches and await caught_up(reader, assigned):
                 return
     finally:
@@ -96,4 +114,4 @@ async def dead_letters(
         yield DeadLetter.model_validate_json(value)
 
 
-__all__ = ["alerts", "dead_letters", "read_topics"]
+__all__ = ["alerts", "dead_letters", "read_records", "read_topics"]

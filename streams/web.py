@@ -14,17 +14,21 @@ live page work on any worker: each follows every output topic.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import logging
-from collections.abc import Callable
+import re
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 from aiohttp import ClientError
 from aiohttp import web as aioweb
 
 from streams.feed import AlertFeed
-from streams.openapi import TournamentList, document
+from streams.openapi import ROUTES, TournamentList, document
 from tracker.alert_filter import AlertFilter
 from tracker.certificate import NoNorm, certificate
 from tracker.state import TournamentState
@@ -39,6 +43,46 @@ log = logging.getLogger(__name__)
 CORS = {"Access-Control-Allow-Origin": "*"}
 ROUTED = "X-Tracker-Routed"
 """Set on a forwarded request: the receiving worker answers it itself (no loops)."""
+LOCKED = "default-src 'none'; base-uri 'none'; form-action 'none'"
+"""The Content-Security-Policy of every answer but the HTML pages: nothing may load."""
+
+
+def content_security_policy(html: bytes) -> str:
+    """The policy of one of our HTML pages: its own inline ``<script>`` and ``<style>``
+    blocks (by their SHA-256, so no other script runs even if a name got through the
+    escaping), requests to this server only (``fetch``, ``EventSource``), nothing else.
+
+    >>> print(content_security_policy(b"<style>b{}</style><script>go()</script>"))
+    ... # doctest: +NORMALIZE_WHITESPACE
+    default-src 'none'; script-src 'sha256-5KYv+PUboo5h+0+YAtGRPbwv5d/QxzHslP4YGnUaxRw=';
+    style-src 'sha256-7yqHVAesot11p6HczDsgKRipvI5UPgs97z80zNXlans='; connect-src 'self';
+    img-src 'self' data:; base-uri 'none'; form-action 'none'
+    """
+
+    def hashes(tag: bytes) -> str:
+        blocks = re.findall(rb"<" + tag + rb">(.*?)</" + tag + rb">", html, re.S)
+        found = [base64.b64encode(hashlib.sha256(b).digest()).decode() for b in blocks]
+        return " ".join(f"'sha256-{h}'" for h in found) or "'none'"
+
+    return (
+        f"default-src 'none'; script-src {hashes(b'script')}; style-src {hashes(b'style')}; "
+        "connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'"
+    )
+
+
+def content_disposition(name: str) -> str:
+    """``inline`` with the file name as RFC 6266 has it: a plain ASCII ``filename`` (other
+    characters, quotes, ``;`` and ``\\`` replaced) and the exact name as ``filename*``,
+    percent-encoded UTF-8 (RFC 5987).
+
+    >>> print(content_disposition('q"uote;x=1-3-GM.pdf'))
+    inline; filename="q_uote_x_1-3-GM.pdf"; filename*=UTF-8''q%22uote%3Bx%3D1-3-GM.pdf
+    >>> print(content_disposition("Zürich-3-GM.pdf"))
+    inline; filename="Z_rich-3-GM.pdf"; filename*=UTF-8''Z%C3%BCrich-3-GM.pdf
+    """
+    plain = re.sub(r"[^A-Za-z0-9._-]", "_", name)
+    exact = quote(name, safe="!#$&+^`|~")
+    return f"inline; filename=\"{plain}\"; filename*=UTF-8''{exact}"
 
 
 class Problem(Exception):
@@ -67,6 +111,27 @@ def register(w: Wiring) -> AlertFeed:
     assert processor is not None
     feed = AlertFeed(w.settings)
     live_page = files("streams").joinpath("static/live.html").read_bytes()
+    live_policy = content_security_policy(live_page)
+    ours = frozenset(route.path for route in ROUTES)
+
+    @aioweb.middleware
+    async def only_ours(request: Any, handler: Callable[[Any], Awaitable[Any]]) -> Any:
+        """Serve the routes of :data:`~streams.openapi.ROUTES` and nothing else (Faust's
+        own pages are switched off in :meth:`~streams.settings.Settings.faust_web`; this
+        keeps any it adds unserved)."""
+        resource = request.match_info.route.resource
+        if resource is None or resource.canonical not in ours:
+            return _problem(404, "path: no such route (the routes are listed at /openapi.json)")
+        return await handler(request)
+
+    async def secure(request: Any, response: aioweb.StreamResponse) -> None:
+        response.headers["X-Content-Type-Options"] = "nosniff"
+        if response.content_type != "application/pdf":
+            response.headers.setdefault("Content-Security-Policy", LOCKED)
+
+    web_app = app.web.web_app  # type: ignore[attr-defined]  # Faust's aiohttp driver
+    web_app.middlewares.append(only_ours)
+    web_app.on_response_prepare.append(secure)
     api = json.dumps(document(), indent=1).encode()
     answered: dict[tuple[str, ...], tuple[TournamentState, bytes]] = {}
     """The last JSON body per view and tournament, with the state it was made from: every
@@ -145,8 +210,10 @@ def register(w: Wiring) -> AlertFeed:
         if fmt == "html":
             from tracker.certificate_html import render
 
+            html = render(cert).encode()
+            policy = {"Content-Security-Policy": content_security_policy(html)}
             return aioweb.Response(
-                text=render(cert), content_type="text/html", charset="utf-8", headers=CORS
+                body=html, content_type="text/html", charset="utf-8", headers={**CORS, **policy}
             )
         if fmt == "pdf":
             from tracker.certificate_pdf import render as pdf
@@ -155,7 +222,7 @@ def register(w: Wiring) -> AlertFeed:
             return aioweb.Response(
                 body=pdf(cert),
                 content_type="application/pdf",
-                headers={**CORS, "Content-Disposition": f'inline; filename="{name}"'},
+                headers={**CORS, "Content-Disposition": content_disposition(name)},
             )
         return _json(cert.model_dump_json())
 
@@ -191,11 +258,12 @@ def register(w: Wiring) -> AlertFeed:
         wanted = AlertFilter.of(
             query.getall("tournament", []), query.getall("type", []), query.getall("federation", [])
         )
-        try:
-            after = int(request.headers.get("Last-Event-ID") or query.get("since") or 0)
-        except ValueError:
-            return _problem(400, "since: not a whole number")
+        given = request.headers.get("Last-Event-ID")
+        where, given = ("Last-Event-ID", given) if given else ("since", query.get("since"))
+        if given and not (given.isascii() and given.isdigit() and len(given) <= 20):
+            return _problem(400, f"{where}: not an id this stream gives (a whole number ≥ 0)")
         feed.start()
+        after, notice = feed.resume(int(given or 0))
         stream = aioweb.StreamResponse(
             headers={
                 **CORS,
@@ -207,12 +275,13 @@ def register(w: Wiring) -> AlertFeed:
         await stream.prepare(request)
         try:
             await stream.write(b"retry: 2000\n\n")
+            if notice is not None:
+                await stream.write(f"event: {notice.kind}\ndata: {notice.json()}\n\n".encode())
             async for entry in feed.read(wanted, after):
                 if entry is None:
                     await stream.write(b": keep-alive\n\n")
                     continue
-                seq, _, text = entry
-                await stream.write(f"id: {seq}\ndata: {text}\n\n".encode())
+                await stream.write(b"id: %d\ndata: %s\n\n" % (entry.seq, entry.data))
         except ConnectionResetError:  # the client left
             pass
         return stream
@@ -221,7 +290,12 @@ def register(w: Wiring) -> AlertFeed:
         return _json(api)
 
     async def live(self: Any, request: Any) -> aioweb.Response:
-        return aioweb.Response(body=live_page, content_type="text/html", charset="utf-8")
+        return aioweb.Response(
+            body=live_page,
+            content_type="text/html",
+            charset="utf-8",
+            headers={"Content-Security-Policy": live_policy},
+        )
 
     async def stop_feed(sender: Any, /, *args: Any, signal: Any, **kwargs: Any) -> None:
         await feed.stop()

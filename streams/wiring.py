@@ -57,16 +57,10 @@ def make_app(settings: Settings) -> faust.App:
         topic_replication_factor=settings.replication_factor,
         table_standby_replicas=settings.standby_replicas,
         recovery_consistency_check=settings.recovery_consistency_check,
-        web_enabled=settings.web_port is not None,
-        web_port=settings.web_port or 6066,
-        **_web_host(settings),
+        **settings.faust_web(),
         consumer_auto_offset_reset="earliest",
         autodiscover=False,
     )
-
-
-def _web_host(settings: Settings) -> dict[str, Any]:
-    return {"web_host": settings.web_host} if settings.web_host else {}
 
 
 def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:

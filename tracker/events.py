@@ -15,18 +15,23 @@ tracker.events.InvalidEvent: result: impossible result '2-0': expected one of 1-
 
 from __future__ import annotations
 
+import json
 from datetime import date
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
 import pydantic
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
     TypeAdapter,
+    WithJsonSchema,
     field_validator,
 )
 
+from tracker.federations import CODES as FEDERATIONS
+from tracker.federations import is_federation
 from tracker.results import parse_result
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System
@@ -37,6 +42,94 @@ class _Event(BaseModel):
 
 
 # --------------------------------------------------------------------------- input
+#
+# Every input field has a stated limit: the JSON Schema (``tracker schema``) carries them
+# (``maxLength``, ``maximum``, ``maxItems``, ``pattern``, the federation codes as an ``enum``)
+# and the README's event contract lists them. Input is read strictly: a number is not a string
+# of digits, a boolean is ``true`` or ``false`` (not ``1`` or ``"yes"``); dates are ISO
+# ``YYYY-MM-DD`` strings in JSON.
+
+MAX_ID = 100
+"""Characters of a ``tournament_id``."""
+MAX_NAME = 100
+"""Characters of a player's or a tournament's name, and of the other short texts (``city``,
+``chief_arbiter``, ``event_type``, ``edition``)."""
+MAX_TIME_CONTROL = 200
+"""Characters of ``time_control`` (a rate of play written out, e.g. "90 min/40 moves + 30 min
++ 30 s increment per move from move 1", fits with room to spare)."""
+MAX_ROUNDS = 99
+"""Rounds of a tournament (``planned_rounds``, ``round``, and ``round_dates`` entries)."""
+MAX_RANK = 9999
+"""A start rank (four digits in the TRF's columns 5-8)."""
+MAX_PLAYERS = 4000
+"""Players a tournament may register (checked where players are registered:
+:func:`tracker.transition.apply` rejects the next one, naming ``rank``). The largest opens
+have about 2,500."""
+MAX_FIDE_ID = 99_999_999_999
+"""The TRF's eleven columns (49-59) for the FIDE id."""
+MAX_RATING = 3500
+MAX_RATED_GAMES = 99_999
+MAX_TITLE = 8
+"""Characters of ``title`` as written (``GM``, ``wg``, with spaces around)."""
+MAX_RESULT = 16
+"""Characters of ``result`` as written (``1/2-1/2`` and spaces around)."""
+
+_CONTROL = "^[^\\u0000-\\u001f\\u007f]*$"
+"""The JSON Schema pattern of a text field: no control character (U+0000-U+001F, U+007F)."""
+
+
+def _shown(value: str) -> str:
+    """A refused value as an error message quotes it: never more than 20 characters."""
+    return repr(value if len(value) <= 20 else value[:20] + "…")
+
+
+def _printable(value: str) -> str:
+    for i, char in enumerate(value):
+        if char < " " or char == "\x7f":
+            raise ValueError(f"control character U+{ord(char):04X} at position {i + 1}")
+    return value
+
+
+def _limits(max_length: int, min_length: int = 0) -> Any:
+    """Length limits of a text field, with the schema's pattern of :func:`_printable`."""
+    return Field(
+        min_length=min_length, max_length=max_length, json_schema_extra={"pattern": _CONTROL}
+    )
+
+
+_PRINTABLE = AfterValidator(_printable)
+TournamentId = Annotated[str, _limits(MAX_ID, min_length=1), _PRINTABLE]
+Name = Annotated[str, _limits(MAX_NAME), _PRINTABLE]
+"""A single-line text of at most :data:`MAX_NAME` characters (also the short texts)."""
+PlayerName = Annotated[str, _limits(MAX_NAME, min_length=1), _PRINTABLE]
+TimeControl = Annotated[str, _limits(MAX_TIME_CONTROL), _PRINTABLE]
+
+
+def _federation(value: str) -> str:
+    if not is_federation(value):
+        raise ValueError(
+            f"{_shown(value)} is not a federation code: three capital letters from FIDE's "
+            "list of member federations (tracker/federations.py), or FID"
+        )
+    return value
+
+
+FederationCode = Annotated[
+    str,
+    AfterValidator(_federation),
+    WithJsonSchema(
+        {
+            "type": "string",
+            "enum": sorted(FEDERATIONS),
+            "description": "FIDE federation code (tracker/federations.py); FID: the FIDE flag",
+        }
+    ),
+]
+"""A federation code from :data:`tracker.federations.CODES`, exactly as listed."""
+
+RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
+StartRank = Annotated[int, Field(ge=1, le=MAX_RANK)]
+GameRating = Annotated[int, Field(ge=1, le=MAX_RATING)]
 
 
 def _absent(value: object) -> bool:
@@ -47,43 +140,54 @@ def _absent(value: object) -> bool:
     return value is None
 
 
-class TournamentRegistered(_Event):
+class _Input(_Event):
+    """Input events are read strictly (see above)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+
+class TournamentRegistered(_Input):
     type: Literal["tournament_registered"] = "tournament_registered"
-    tournament_id: str = Field(min_length=1)
-    name: str = ""
+    tournament_id: TournamentId
+    name: Name = ""
     start_date: date
     end_date: date | None = None
     system: System = System.SWISS
-    host_federation: str | None = Field(default=None, min_length=3, max_length=3)
-    planned_rounds: int = Field(ge=1, le=99)
-    kinds: tuple[EventKind, ...] = ()
-    edition: str | None = None
-    city: str | None = Field(default=None, exclude_if=_absent)
+    host_federation: FederationCode | None = None
+    planned_rounds: int = Field(ge=1, le=MAX_ROUNDS)
+    kinds: tuple[EventKind, ...] = Field(default=(), max_length=len(EventKind))
+    edition: Name | None = None
+    city: Name | None = Field(default=None, exclude_if=_absent)
     """Where the event is played (TRF ``022``): the IT1 form's venue."""
-    chief_arbiter: str | None = Field(default=None, exclude_if=_absent)
+    chief_arbiter: Name | None = Field(default=None, exclude_if=_absent)
     """TRF ``102``, as written (name, often with the FIDE id)."""
-    time_control: str | None = Field(default=None, exclude_if=_absent)
+    time_control: TimeControl | None = Field(default=None, exclude_if=_absent)
     """The rate of play as written (TRF ``122``, or TRF26 ``222``): decides whether the event
     is a standard-chess event under the rating regulations."""
-    event_type: str | None = Field(default=None, exclude_if=_absent)
+    event_type: Name | None = Field(default=None, exclude_if=_absent)
     """TRF ``092``, as written (``Individual: Swiss-System``, ``Rapid``, …)."""
-    round_dates: tuple[date | None, ...] | None = Field(default=None, exclude_if=_absent)
+    round_dates: tuple[date | None, ...] | None = Field(
+        default=None, max_length=MAX_ROUNDS, exclude_if=_absent
+    )
     """The date of each round (TRF ``132``), ``None`` where the file leaves it blank."""
 
 
-class PlayerRegistered(_Event):
+class PlayerRegistered(_Input):
+    """A player of the start list. A tournament registers at most 4,000 players: the next
+    ``player_registered`` is rejected, naming ``rank``."""
+
     type: Literal["player_registered"] = "player_registered"
-    tournament_id: str = Field(min_length=1)
-    rank: int = Field(ge=1, le=9999)
-    name: str = Field(min_length=1)
-    federation: str = Field(min_length=3, max_length=3)
-    fide_id: int | None = Field(default=None, ge=1)
+    tournament_id: TournamentId
+    rank: StartRank
+    name: PlayerName
+    federation: FederationCode
+    fide_id: int | None = Field(default=None, ge=1, le=MAX_FIDE_ID)
     sex: Literal["m", "w"] | None = None
-    title: str | None = None
-    rating: int | None = Field(default=None, ge=0, le=3500)
+    title: Annotated[str, Field(max_length=MAX_TITLE)] | None = None
+    rating: int | None = Field(default=None, ge=0, le=MAX_RATING)
     k_factor: int | None = Field(default=None, ge=1, le=100)
     birth_date: date | None = None
-    rated_games: int | None = Field(default=None, ge=0)
+    rated_games: int | None = Field(default=None, ge=0, le=MAX_RATED_GAMES)
     computer: bool = False
 
     @field_validator("title")
@@ -92,43 +196,38 @@ class PlayerRegistered(_Event):
         title = Title.parse(value)
         return title.value if title else None
 
-    @field_validator("federation")
-    @classmethod
-    def _upper(cls, value: str) -> str:
-        return value.upper()
 
-
-class Pairing(_Event):
+class Pairing(_Input):
     """A board of a round; a result for the board may come before or after it."""
 
     type: Literal["pairing"] = "pairing"
-    tournament_id: str = Field(min_length=1)
-    round: int = Field(ge=1, le=99)
-    white: int = Field(ge=1)
-    black: int = Field(ge=1)
-    white_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
-    black_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
+    tournament_id: TournamentId
+    round: RoundNumber
+    white: StartRank
+    black: StartRank
+    white_rating: GameRating | None = Field(default=None, exclude_if=_absent)
+    black_rating: GameRating | None = Field(default=None, exclude_if=_absent)
 
 
-class Bye(_Event):
+class Bye(_Input):
     """A player not paired in a round: ``H`` half-point bye, ``F`` full-point bye,
     ``U`` pairing-allocated bye, ``Z`` known absence (TRF16 codes)."""
 
     type: Literal["bye"] = "bye"
-    tournament_id: str = Field(min_length=1)
-    round: int = Field(ge=1, le=99)
-    player: int = Field(ge=1)
+    tournament_id: TournamentId
+    round: RoundNumber
+    player: StartRank
     kind: Literal["H", "F", "U", "Z"]
 
 
-class _ResultFields(_Event):
-    tournament_id: str = Field(min_length=1)
-    round: int = Field(ge=1, le=99)
-    white: int = Field(ge=1)
-    black: int = Field(ge=1)
-    result: str
-    white_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
-    black_rating: int | None = Field(default=None, ge=1, le=3500, exclude_if=_absent)
+class _ResultFields(_Input):
+    tournament_id: TournamentId
+    round: RoundNumber
+    white: StartRank
+    black: StartRank
+    result: Annotated[str, Field(max_length=MAX_RESULT)]
+    white_rating: GameRating | None = Field(default=None, exclude_if=_absent)
+    black_rating: GameRating | None = Field(default=None, exclude_if=_absent)
 
     @field_validator("result")
     @classmethod
@@ -147,10 +246,10 @@ class ResultCorrected(_ResultFields):
     type: Literal["result_corrected"] = "result_corrected"
 
 
-class RoundClosed(_Event):
+class RoundClosed(_Input):
     type: Literal["round_closed"] = "round_closed"
-    tournament_id: str = Field(min_length=1)
-    round: int = Field(ge=1, le=99)
+    tournament_id: TournamentId
+    round: RoundNumber
 
 
 InputEvent = Annotated[
@@ -171,10 +270,14 @@ class InvalidEvent(ValueError):
 
 
 def parse_input(raw: str | bytes | dict[str, object]) -> InputEvent:
-    """Read one input event from JSON text or a decoded object."""
+    """Read one input event from JSON text or a decoded object (read as its JSON text would
+    be: strictly, with dates as ISO strings)."""
     try:
         if isinstance(raw, dict):
-            return _INPUT.validate_python(raw)
+            try:
+                raw = json.dumps(raw, allow_nan=False)
+            except (TypeError, ValueError) as exc:
+                raise InvalidEvent(f"event: not a JSON object: {exc}") from None
         return _INPUT.validate_json(raw)
     except pydantic.ValidationError as exc:
         raise InvalidEvent(_describe(exc)) from None
@@ -189,8 +292,22 @@ def _describe(exc: pydantic.ValidationError) -> str:
         message = error["msg"].removeprefix("Value error, ")
         if error["type"] == "json_invalid":
             return f"malformed JSON: {message}"
+        if error["type"].endswith("_type") and error["type"] != "model_type":
+            message += f" (got {_json_kind(error['input'])})"
         parts.append(f"{location or 'event'}: {message}")
     return "; ".join(parts)
+
+
+def _json_kind(value: object) -> str:
+    """What a refused JSON value was (strict input says why ``"3"`` is not a number)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return f"the number {value}"
+    for kind, name in ((str, "a string"), (list, "an array"), (dict, "an object")):
+        if isinstance(value, kind):
+            return name
+    return "null" if value is None else type(value).__name__
 
 
 # --------------------------------------------------------------------------- output

@@ -107,7 +107,7 @@ def _register_tournament(
         start_date=e.start_date,
         end_date=e.end_date,
         system=e.system,
-        host_federation=e.host_federation.upper() if e.host_federation else None,
+        host_federation=e.host_federation,
         planned_rounds=e.planned_rounds,
         kinds=frozenset(e.kinds),
         edition=e.edition,
@@ -157,6 +157,12 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
         return state
     if known is not None:
         raise Rejected("rank", f"start rank {e.rank} is already registered as {known.label()}")
+    if len(state.players) >= ev.MAX_PLAYERS:
+        raise Rejected(
+            "rank",
+            f"start rank {e.rank}: the tournament already has {len(state.players)} players, "
+            f"the most the contract allows ({ev.MAX_PLAYERS})",
+        )
     return dataclasses.replace(state, players=_with(state.players, e.rank, player))
 
 

@@ -161,13 +161,15 @@ class Pipeline:
         assert done.returncode == 0, done.stderr
         return done
 
-    def start_worker(self, name: str, *options: str) -> Worker:
+    def start_worker(self, name: str, *options: str, env: dict[str, str] | None = None) -> Worker:
+        """``tracker worker`` with these options (and settings in ``env`` beside the
+        pipeline's)."""
         log = self.tmp / f"{name}.log"
         proc = subprocess.Popen(
             [sys.executable, "-m", "tracker", "worker", "-l", "info", *options],
             stdout=log.open("wb"),
             stderr=subprocess.STDOUT,
-            env=self.env(),
+            env={**self.env(), **(env or {})},
             cwd=self.tmp,
         )
         worker = Worker(name, proc, log)

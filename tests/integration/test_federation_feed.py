@@ -10,6 +10,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from streams.publish import load
+from streams.webhook import verify
 from tests.integration.conftest import ROOT, Pipeline, by_id, replay_jsonl
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
@@ -41,9 +42,7 @@ def test_federation_filter_and_webhook(pipeline: Pipeline) -> None:
     class Hook(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             body = self.rfile.read(int(self.headers["Content-Length"]))
-            received.append(
-                (body, self.headers["X-Tracker-Signature"], self.headers["X-Tracker-Alert-Id"])
-            )
+            received.append((body, dict(self.headers), self.headers["X-Tracker-Alert-Id"]))
             self.send_response(200)
             self.end_headers()
 
@@ -70,8 +69,11 @@ def test_federation_filter_and_webhook(pipeline: Pipeline) -> None:
     wanted = {i for i, a in srb.items() if json.loads(a)["type"] == "title_rating_reached"}
     assert {alert_id for _, _, alert_id in received} == wanted
     assert len(received) == len(wanted)
-    for body, signature, alert_id in received:
+    for body, headers, alert_id in received:
         assert json.loads(body) == json.loads(want[alert_id])
-        digest = hmac.new(b"s3cret", body, hashlib.sha256).hexdigest()
-        assert signature == f"sha256={digest}"
+        stamp = headers["X-Tracker-Timestamp"]
+        signed = f"{stamp}.{alert_id}.".encode() + body
+        digest = hmac.new(b"s3cret", signed, hashlib.sha256).hexdigest()
+        assert headers["X-Tracker-Signature"] == f"v1={digest}"
+        assert verify(b"s3cret", headers, body)
     assert report.count("delivered ") == len(wanted)

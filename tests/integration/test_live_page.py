@@ -78,6 +78,8 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
                     "document.querySelectorAll('#alerts li[data-type=norm_achieved]').length"
                 ),
                 "rows": await page.eval("document.querySelectorAll('tr.player').length"),
+                # the inline <style> applies under the page's Content-Security-Policy
+                "margin": await page.eval("getComputedStyle(document.body).marginTop"),
                 "overflow": await page.eval(
                     "document.documentElement.scrollWidth - window.innerWidth"
                 ),
@@ -98,6 +100,7 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert seen["round_before"] == "after round 8 of 11"
     assert seen["norms_before"] == 0
     assert seen["rows"] == 32
+    assert seen["margin"] == "0px"
     assert seen["overflow"] <= 0, "the page is wider than the phone's screen"
     assert "GM norm secured" in seen["alert"]
     assert "Dumitrescu, Radu" in seen["alert"]
