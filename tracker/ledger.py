@@ -197,8 +197,10 @@ class Ledger:
     @property
     def finished(self) -> bool:
         """Whether the tracker has finished the tournament's last planned round."""
-        s = self.state
-        return s is not None and s.announced >= s.tournament.planned_rounds > 0
+        if self.state is None:
+            return False
+        planned = self.state.tournament.planned_rounds
+        return planned is not None and self.state.announced >= planned > 0
 
     def board(self, round_: int, white: int, black: int) -> ev.Pairing | ev.GameResult | None:
         """The result, else the pairing, the tracker holds for the board of these two players
