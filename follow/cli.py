@@ -75,7 +75,23 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
     facts.add_argument("--start-date", type=date.fromisoformat, metavar="YYYY-MM-DD")
     facts.add_argument("--end-date", type=date.fromisoformat, metavar="YYYY-MM-DD")
     facts.add_argument("--federation", metavar="FED", help="host federation")
+    facts.add_argument(
+        "--time-control",
+        metavar="TEXT",
+        help="the rate of play as a TRF's 122 writes it (decides whether norms count)",
+    )
+    facts.add_argument(
+        "--round-dates",
+        type=_dates,
+        metavar="YYYY-MM-DD,…",
+        help="the date of each round (the rounds-a-day and event-length conditions)",
+    )
     p.set_defaults(func=cmd_follow)
+
+
+def _dates(text: str) -> tuple[date, ...]:
+    """``2011-10-14,2011-10-15``: the dates of the rounds, in order."""
+    return tuple(date.fromisoformat(part.strip()) for part in text.split(","))
 
 
 def cmd_follow(args: argparse.Namespace) -> int:
@@ -148,11 +164,11 @@ def _start_list(path: str) -> tuple[Any, Any]:
     """The start list, and the TRF it came from (``None`` for a rating list)."""
     from tracker.rating_list import RatingListError, read_rating_list
     from tracker.replay import InputError
-    from tracker.snapshots import decode
     from tracker.start_list import StartList
+    from tracker.text_decoding import decode
     from tracker.trf import TrfError, parse_trf
 
-    text = decode(Path(path).read_bytes())
+    text = decode(Path(path).read_bytes()).text
     try:
         if any(line.startswith("001") for line in text.splitlines()):
             trf = parse_trf(text)
@@ -198,6 +214,8 @@ def _event(
         "end_date": args.end_date,
         "host_federation": args.federation,
         "tournament_id": args.tournament_id,
+        "time_control": args.time_control,
+        "round_dates": args.round_dates,
     }
     fields.update({k: v for k, v in given.items() if v is not None})
     fields.update(overrides)

@@ -22,8 +22,9 @@ from tracker import events as ev
 from tracker.broadcast import follow_broadcast, registration
 from tracker.ledger import Fact, Ledger, Report, Settled
 from tracker.pgn import BroadcastGame, read_games
-from tracker.snapshots import Snapshot, Unreadable, decode, follow_snapshot, read_snapshot
+from tracker.snapshots import Snapshot, Unreadable, follow_snapshot, read_snapshot
 from tracker.start_list import StartList
+from tracker.text_decoding import decode
 
 
 class SinkError(OSError):
@@ -146,7 +147,7 @@ class Follower:
             data = await self._fetch(poll)
             if data is not None:
                 changed = True
-                self.games[id(poll)] = read_games(decode(data))
+                self.games[id(poll)] = read_games(decode(data).text)
         if changed or self.sent:
             self.sent = 0
             await self._broadcast()
@@ -195,7 +196,7 @@ class Follower:
         self.pending = None
         try:
             snapshot = read_snapshot(
-                decode(data),
+                decode(data).text,
                 tournament_id=self.options.tournament_id,
                 overrides=self.options.overrides,
             )

@@ -15,17 +15,13 @@ from streams.kafka import ensure_topics
 from streams.records import encode_input
 from streams.settings import Settings
 from tracker import events as ev
-from tracker.replay import read_events
+from tracker.replay import read_bytes
 
 
 def load(path: str | Path) -> list[ev.InputEvent]:
     """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable)."""
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = file.read_text(encoding="latin-1")
-    return [s.event for s in read_events(text, file.name)]
+    return [s.event for s in read_bytes(file.read_bytes(), file.name)]
 
 
 def round_of(event: ev.InputEvent) -> int:

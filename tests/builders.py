@@ -34,7 +34,7 @@ def player(
     rank: int,
     rating: int | None = 2400,
     title: str | None = None,
-    fed: str = "GER",
+    fed: str | None = "GER",
     sex: str = "m",
     **extra: object,
 ) -> Player:
@@ -50,8 +50,9 @@ def player(
     )
 
 
-Opp = tuple[int | None, str | None, str, str]
-"""(rating, title, federation, result letter from the candidate's side: 1 = 0 + - …)."""
+Opp = tuple[int | None, str | None, str | None, str]
+"""(rating, title, federation (``None``: unknown), result letter from the candidate's side:
+1 = 0 + - …)."""
 
 
 def record(
@@ -64,6 +65,7 @@ def record(
     host: str | None = "GER",
     start: date = date(2011, 3, 1),
     swiss_exempt: bool = False,
+    swiss_exempt_possible: bool = False,
     byes: dict[int, str] | None = None,
 ) -> tuple[Player, list[Cell], Context]:
     """A candidate (rank 1) who met ``opponents`` in rounds 1, 2, … in that order."""
@@ -88,6 +90,7 @@ def record(
         players={me.rank: me, **others},
         swiss_exempt=swiss_exempt,
         unrated_scored_zero=frozenset(),
+        swiss_exempt_possible=swiss_exempt_possible,
     )
     return me, cells, ctx
 
@@ -219,3 +222,18 @@ def climber_events(
         out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
         out.append(ev.RoundClosed(tournament_id=tid, round=r))
     return out
+
+
+def berger(n: int) -> list[list[tuple[int, int]]]:
+    """Round-robin pairings for ``n`` (even) players by the circle method: for each round,
+    (white, black) by start rank."""
+    ranks = list(range(1, n + 1))
+    rounds = []
+    for r in range(n - 1):
+        pairs = []
+        for i in range(n // 2):
+            a, b = ranks[i], ranks[n - 1 - i]
+            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
+        rounds.append(pairs)
+        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
+    return rounds

@@ -26,6 +26,7 @@ from tracker.editions import TITLE_EDITIONS
 from tracker.report import breakdown, check_lines
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
+from tracker.tournaments import System
 
 TID = "gen"
 EDITIONS = [e.name for e in TITLE_EDITIONS]
@@ -52,7 +53,7 @@ def tournaments(draw: st.DrawFn, edition: str) -> list[ev.InputEvent]:
         ev.TournamentRegistered(
             tournament_id=TID,
             start_date=START[edition],
-            system=system,
+            system=System(system),
             host_federation="GER",
             planned_rounds=rounds,
             edition=edition,

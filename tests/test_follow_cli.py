@@ -70,6 +70,11 @@ def test_the_readme_broadcast_alone_with_fides_rating_list(
         "ESP",
         "--tournament-id",
         "gm-roundrobin-2011",
+        "--time-control",
+        "90 min/40 moves + 30 min + 30 sec/move",
+        "--round-dates",
+        "2011-10-14,2011-10-15,2011-10-16,2011-10-17,2011-10-18,2011-10-18,2011-10-19,"
+        "2011-10-20,2011-10-21",
         "--once",
         "--format",
         "jsonl",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.builders import tournament_events
+from tests.builders import berger, tournament_events
 from tracker import events as ev
 from tracker.evaluation import standings
 from tracker.replay import read_events, replay
@@ -42,20 +42,6 @@ CANDIDATE_RESULTS = {2: "0", 3: "=", 4: "1", 5: "=", 6: "1", 7: "1", 8: "1", 9: 
 
 _WHITE_RESULT = {"1": "1-0", "=": "1/2-1/2", "0": "0-1"}
 _BLACK_RESULT = {"1": "0-1", "=": "1/2-1/2", "0": "1-0"}
-
-
-def berger(n: int) -> list[list[tuple[int, int]]]:
-    """Round-robin pairings for ``n`` (even) players by the circle method."""
-    ranks = list(range(1, n + 1))
-    rounds = []
-    for r in range(n - 1):
-        pairs = []
-        for i in range(n // 2):
-            a, b = ranks[i], ranks[n - 1 - i]
-            pairs.append((a, b) if (r + i) % 2 == 0 else (b, a))
-        rounds.append(pairs)
-        ranks = [ranks[0], ranks[-1], *ranks[1:-1]]
-    return rounds
 
 
 def rr_games() -> list[tuple[int, int, int, str]]:

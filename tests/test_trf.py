@@ -471,11 +471,12 @@ def test_missing_name_and_id_is_an_error() -> None:
         to_events(trf)
 
 
-def test_blank_federation_is_an_error_for_events() -> None:
+def test_blank_federation_is_an_unknown_federation() -> None:
     trf = parse_trf(trf_text(player("1", "Ash, Anton", fed=""), "XXR 1"))
     assert trf.player(1).federation == ""
-    with pytest.raises(TrfError, match=r"line 3, player 1: federation \(columns 54-56\) is blank"):
-        to_events(trf)
+    registered = [e for e in to_events(trf) if isinstance(e, PlayerRegistered)]
+    assert [e.federation for e in registered] == [None]
+    assert '"federation":null' in registered[0].model_dump_json()
 
 
 def test_fewer_planned_rounds_than_columns_is_an_error() -> None:
@@ -503,7 +504,7 @@ def error_of(*lines: str, header: tuple[str, ...] = ("012 Test Open", "042 2011/
         (player("x", "Ash, Anton"), "line 3, column 5: start rank 'x' is not a number"),
         (player("", "Ash, Anton"), "line 3, column 5: start rank is missing"),
         (player("0", "Ash, Anton"), "line 3, column 5: start rank 0 is out of range (1-9999)"),
-        (player("1", "Ash, Anton", sex="x"), "line 3, column 10: sex 'x' is not m or w"),
+        (player("1", "Ash, Anton", sex="x"), "line 3, column 10: sex 'x' is not m, w or f"),
         (player("1", "Ash, Anton", title="XM"), "line 3, column 11: title 'XM' is not known"),
         (player("1", ""), "line 3, column 15: name is empty"),
         (

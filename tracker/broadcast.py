@@ -12,19 +12,18 @@ Two uses:
   players, other colours) is reported; one of a round the file has not paired yet waits.
 * **The broadcast alone** (a round robin where every board is broadcast): the tournament and
   its players are registered from the start list and the event facts given on the command
-  line (:class:`EventFacts`); every game of the feed is a ``pairing`` when it appears and a
-  ``game_result`` when its result changes from ``*``. A round is closed when every game of
-  it in the feed has a result and the games place every player of the start list, or, in a
-  round robin with an odd number of players, all but one (the player whose turn it is to sit
-  out gets no invented bye). The broadcast is then the authority: a result it changes is
-  sent as ``result_corrected``.
+  line (``tracker follow --name … --start-date …``); every game of the feed is a
+  ``pairing`` when it appears and a ``game_result`` when its result changes from ``*``. A
+  round is closed when every game of it in the feed has a result and the games place every
+  player of the start list, or, in a round robin with an odd number of players, all but one
+  (the player whose turn it is to sit out gets no invented bye). The broadcast is then the
+  authority: a result it changes is sent as ``result_corrected``.
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Iterable, Sequence
-from datetime import date
 
 from tracker import events as ev
 from tracker.ledger import (
@@ -40,35 +39,7 @@ from tracker.ledger import (
 )
 from tracker.pgn import BroadcastGame
 from tracker.start_list import StartList
-from tracker.tournaments import EventKind, System
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class EventFacts:
-    """What a broadcast does not say about its event, given on the command line."""
-
-    tournament_id: str
-    name: str
-    start_date: date
-    planned_rounds: int
-    system: System = System.ROUND_ROBIN
-    end_date: date | None = None
-    host_federation: str | None = None
-    kinds: tuple[EventKind, ...] = ()
-    edition: str | None = None
-
-    def registered(self) -> ev.TournamentRegistered:
-        return ev.TournamentRegistered(
-            tournament_id=self.tournament_id,
-            name=self.name,
-            start_date=self.start_date,
-            end_date=self.end_date,
-            system=self.system,
-            host_federation=self.host_federation,
-            planned_rounds=self.planned_rounds,
-            kinds=self.kinds,
-            edition=self.edition,
-        )
+from tracker.tournaments import System
 
 
 def registration(facts: ev.TournamentRegistered, start_list: StartList) -> list[ev.InputEvent]:
@@ -216,4 +187,4 @@ def _unstated(ledger: Ledger, stated: set[FactKey], rounds: set[int]) -> list[Re
     return out
 
 
-__all__ = ["EventFacts", "follow_broadcast", "registration"]
+__all__ = ["follow_broadcast", "registration"]

@@ -180,7 +180,9 @@ def certificate(
         ra=proof.average_rating,
         rp=proof.performance,
         opponent_titles=dict(sorted(Counter(o.title or "untitled" for o in opponents).items())),
-        opponent_federations=dict(sorted(Counter(o.federation for o in opponents).items())),
+        opponent_federations=dict(
+            sorted(Counter(o.federation or "unknown" for o in opponents).items())
+        ),
         requirements=proof.requirements,
         alert_id=alert,
     )

@@ -117,7 +117,7 @@ def render(c: NormCertificate) -> bytes:
                     latin1(o.name),
                     latin1(o.title),
                     latin1(o.fide_id),
-                    o.federation,
+                    o.federation or "?",
                     latin1(o.rating),
                     str(g.rating_used),
                     latin1(g.result),

@@ -21,7 +21,7 @@ from pathlib import Path
 from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.replay import InputError, Replay, Sourced, read_events, render, with_edition
+from tracker.replay import InputError, Replay, Sourced, read_bytes, render, with_edition
 from tracker.report import check_lines
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
@@ -32,11 +32,7 @@ NORM_TITLE_NAMES = [t.value for t in NORM_TITLES]
 
 def _load(path: str, edition: str | None) -> list[Sourced]:
     file = Path(path)
-    try:
-        text = file.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        text = file.read_text(encoding="latin-1")
-    return with_edition(read_events(text, file.name), edition)
+    return with_edition(read_bytes(file.read_bytes(), file.name), edition)
 
 
 class Progress:

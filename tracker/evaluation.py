@@ -14,10 +14,83 @@ from tracker.event_flags import (
     tournament_flags,
 )
 from tracker.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
-from tracker.norms import Cell, Context, Verdict, evaluate, find_norms
+from tracker.norms import Cell, Check, Context, Verdict, evaluate, find_norms
 from tracker.players import Player
+from tracker.rate_of_play import Pace, RateOfPlay, classify, rating_minimum
 from tracker.state import TournamentState
 from tracker.titles import Title
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NormEvent:
+    """Whether the event can give title norms (and prospects) and title-by-rating levels,
+    from its rate of play: the one place where that is decided."""
+
+    rate: RateOfPlay
+    norms: bool
+    title_ratings: bool
+    reason: str
+    """How the rate of play was read and, when the event gives no norms, why."""
+    check: Check | None
+    """The requirement a norm of this event fails (in every evidence), or ``None``."""
+
+    @property
+    def flag(self) -> str:
+        """``rate_of_play`` on a norm: ``standard``, or ``unknown`` (judged as standard)."""
+        return Pace.STANDARD.value if self.rate.pace is Pace.STANDARD else Pace.UNKNOWN.value
+
+
+def norm_event(state: TournamentState) -> NormEvent:
+    """Title norms and title-by-rating levels come only from standard games played over the
+    board with the minimum time of the rating regulations (B.02 2024 1.1: 120 minutes for 60
+    moves when a player is rated 2400 or more, 90 from 1800, 60 below; here the strongest
+    player of the field decides, so that every game is rated) and, for norms, of the title
+    regulations (the edition's :attr:`norm_rate_minimum`: 120 minutes, 2009 1.14, 2024
+    1.1.3). Rapid and blitz events (Laws of Chess A.1, B.1: under 60 minutes for 60 moves)
+    and online events give round summaries and live ratings only. An event whose file gives
+    no time control (or one that cannot be read) is judged as a standard one, and its norms
+    say so (``rate_of_play: unknown``)."""
+    t, rules = state.tournament, state.title_rules
+    rate = classify(t.time_control, t.event_type, (t.name, t.city or "", t.chief_arbiter or ""))
+    top = max((p.rating for p in state.players.values() if p.rating is not None), default=None)
+    rated_from = rating_minimum(top)
+    title_minimum = rules.norm_rate_minimum
+    need = max(rated_from, title_minimum[0] if title_minimum else 0)
+    article = f"{title_minimum[1]}, B.02 1.1" if title_minimum else "B.02 1.1"
+    needed = f"standard chess over the board, ≥ {need} min for 60 moves"
+    described = rate.describe()
+    if rate.online or rate.pace in (Pace.RAPID, Pace.BLITZ):
+        what = "an online event" if rate.online else f"a {rate.pace.value} event"
+        reason = (
+            f"{what} ({rate.detail()}): title norms and title ratings come only from "
+            "standard games over the board (B.02 1.1)"
+        )
+        actual = f"online, {described}" if rate.online else described
+        return NormEvent(
+            rate, False, False, reason, Check(article, "rate of play", needed, actual, False)
+        )
+    minutes = rate.minutes
+    if minutes is None:
+        reason = f"rate of play {described}: judged as a standard event"
+        return NormEvent(rate, True, True, reason, None)
+    ratings_ok = minutes >= rated_from
+    norms_ok = ratings_ok and minutes >= need
+    if norms_ok:
+        reason = f"{described}, at least the {need} min of {article}"
+        return NormEvent(rate, True, True, reason, None)
+    if ratings_ok:
+        reason = (
+            f"{described}: rated, but a norm event needs ≥ {need} min for 60 moves "
+            f"({title_minimum[1] if title_minimum else 'B.02 1.1'})"
+        )
+    else:
+        reason = (
+            f"{described}: fewer than the {rated_from} min for 60 moves B.02 1.1 asks when a "
+            f"player is rated {top}: no norms, no title ratings"
+        )
+    return NormEvent(
+        rate, False, ratings_ok, reason, Check(article, "rate of play", needed, described, False)
+    )
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -38,15 +111,26 @@ def context(
     if cells is None:
         cells = state.all_cells(up_to)
     t, rules = state.tournament, state.title_rules
-    by_round = swiss_exemption_by_round(
-        t, state.players, cells, up_to, rules, last_only=not rules.swiss_exemption_per_round
-    )
+    last_only = not rules.swiss_exemption_per_round
+    by_round = swiss_exemption_by_round(t, state.players, cells, up_to, rules, last_only=last_only)
+    exempt = exemption_holds(by_round, rules)
+    possible = exempt
+    if not exempt and any(p.federation is None for p in state.players.values()):
+        # players of unknown federation may make it hold: the norms say it depends on them
+        possible = exemption_holds(
+            swiss_exemption_by_round(
+                t, state.players, cells, up_to, rules, last_only=last_only, optimistic=True
+            ),
+            rules,
+        )
     return Context(
         tournament=t,
         players=dict(state.players),
-        swiss_exempt=exemption_holds(by_round, rules),
+        swiss_exempt=exempt,
         unrated_scored_zero=unrated_scoring_zero(state, cells),
         game_date_ratings=rules.uses_game_date_ratings(t),
+        swiss_exempt_possible=possible,
+        event_check=norm_event(state).check,
     )
 
 

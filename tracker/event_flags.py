@@ -1,7 +1,9 @@
 """Tournament-level facts that go with a norm: who counts as a participant round by round,
 the Swiss exemption of 1.43e (2009) / 1.4.3d (2024) per round, the event type of 1.5.6
-(2024) and whether the event lasts longer than 30 days (1.1.4, 2024). All are computed from
-the facts of the state, never typed in.
+(2024), whether the event lasts longer than 30 days (1.1.4, 2024) or 90 days (1.15/1.16,
+2009), and from the round dates (TRF ``132``) the rounds a day (2009 1.13, 2024 1.1.3) and
+the days with one round (2024 1.1.3a). All are computed from the facts of the state, never
+typed in.
 
 A player *misses* a round when they have no game in it (an absence, a requested bye ``H``/
 ``F``/``Z``, or a game they lost by forfeit); a pairing-allocated bye ``U`` is not a missed
@@ -11,6 +13,7 @@ round (1.4.3d, 1.5.6: "excluding pairing-allocated byes").
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from tracker.editions import TitleRules
@@ -41,6 +44,14 @@ class TournamentFlags:
     """``None`` when the end date is not known."""
     game_date_ratings: bool
     """Whether the edition judges this event with ratings at the date of each game."""
+    rounds_per_day: int | None = None
+    """The most rounds on one day (TRF ``132``); ``None`` without round dates."""
+    rounds_per_day_ok: bool | None = None
+    """Within the edition's limit of rounds a day (2009 1.13, 2024 1.1.3)."""
+    one_round_days: int | None = None
+    """Days with a single round (for 1.1.3a of 2024); ``None`` without round dates."""
+    longer_than_90_days: bool | None = None
+    """2009 1.15/1.16; ``None`` under other editions or without an end or round date."""
 
 
 def presence(cells: Mapping[int, Sequence[Cell]]) -> dict[int, frozenset[int]]:
@@ -93,6 +104,7 @@ def swiss_exemption_by_round(
     rules: TitleRules,
     present: Mapping[int, frozenset[int]] | None = None,
     last_only: bool = False,
+    optimistic: bool = False,
 ) -> tuple[bool, ...]:
     """1.43e (2009) / 1.4.3d (2024), round by round: at least 20 FIDE-rated players not from
     the host federation, from at least 3 federations, at least 10 of them GM, IM, WGM or WIM.
@@ -101,7 +113,8 @@ def swiss_exemption_by_round(
 
     2024 counts, in each round, the players there who missed at most one round; 2009 the
     players paired at least once so far (with ``last_only``, only after round ``up_to``: all
-    the 2009 rule needs)."""
+    the 2009 rule needs). Players of unknown federation are not foreign, or with
+    ``optimistic`` each is foreign and from a federation of their own."""
     if t.system is not System.SWISS or t.host_federation is None:
         return ()
     missed = rules.swiss_exemption_max_missed
@@ -110,23 +123,31 @@ def swiss_exemption_by_round(
     else:
         first = up_to if last_only else 1
         rounds = _paired_so_far(players, cells, range(first, up_to + 1))
-    return tuple(_exempting(there, t.host_federation, rules) for there in rounds)
+    host = t.host_federation
+    return tuple(_exempting(there, host, rules, optimistic) for there in rounds)
 
 
 def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: TitleRules) -> bool:
-    """Whether ``players``, all taking part, would meet the Swiss exemption (1.43e / 1.4.3d):
-    the prospects' assumption about players not paired yet."""
+    """Whether ``players``, all taking part, could meet the Swiss exemption (1.43e / 1.4.3d):
+    the prospects' assumption about players not paired yet (players of unknown federation
+    foreign)."""
     if t.system is not System.SWISS or t.host_federation is None:
         return False
-    return _exempting(players, t.host_federation, rules)
+    return _exempting(players, t.host_federation, rules, optimistic=True)
 
 
-def _exempting(there: Iterable[Player], host: str, rules: TitleRules) -> bool:
+def _exempting(there: Iterable[Player], host: str, rules: TitleRules, optimistic: bool) -> bool:
     needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    # 1.4.2a (2024): FID players are not from a federation other than the host's
-    foreign = [p for p in there if p.rating is not None and rules.is_foreign(p.federation, host)]
+    # unknown federations: foreign only in the optimistic count; 1.4.2a (2024): FID players
+    # are not from a federation other than the host's
+    foreign = [
+        p
+        for p in there
+        if p.rating is not None
+        and (rules.is_foreign(p.federation, host) if p.federation is not None else optimistic)
+    ]
     titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
-    feds = {p.federation for p in foreign}
+    feds = {p.federation_key for p in foreign}
     return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled
 
 
@@ -169,6 +190,11 @@ def tournament_flags(
     present = presence(cells)
     by_round = swiss_exemption_by_round(t, players, cells, up_to, rules, present)
     strong = strong_swiss_every_round(t, players, cells, up_to, rules, present)
+    per_day = Counter(d for d in t.round_dates if d is not None)
+    most = max(per_day.values(), default=None)
+    limit = rules.max_rounds_per_day
+    last = max((d for d in (t.end_date, *per_day) if d is not None), default=None)
+    length = rules.max_event_days
     return TournamentFlags(
         swiss_exemption_by_round=by_round,
         swiss_exemption=exemption_holds(by_round, rules),
@@ -176,4 +202,10 @@ def tournament_flags(
         event_type_rule=rules.event_type_swiss is not None,
         longer_than_30_days=None if t.end_date is None else days(t) > 30,
         game_date_ratings=rules.uses_game_date_ratings(t),
+        rounds_per_day=most,
+        rounds_per_day_ok=None if most is None or limit is None else most <= limit[0],
+        one_round_days=sum(1 for n in per_day.values() if n == 1) if per_day else None,
+        longer_than_90_days=(
+            None if length is None or last is None else (last - t.start_date).days + 1 > length[0]
+        ),
     )

@@ -180,7 +180,10 @@ class PlayerRegistered(_Input):
     tournament_id: TournamentId
     rank: StartRank
     name: PlayerName
-    federation: FederationCode
+    federation: FederationCode | None
+    """Three-letter FIDE federation code; ``null`` when not known (a blank TRF cell). An
+    unknown federation changes no standing or live rating; a norm requirement that depends
+    on it is not guessed (see the README's readings)."""
     fide_id: int | None = Field(default=None, ge=1, le=MAX_FIDE_ID)
     sex: Literal["m", "w"] | None = None
     title: Annotated[str, Field(max_length=MAX_TITLE)] | None = None
@@ -319,7 +322,8 @@ class PlayerRef(_Event):
     rank: int
     fide_id: int | None
     name: str
-    federation: str
+    federation: str | None
+    """``None``: not known."""
     title: str | None
     rating: int | None
 
@@ -388,6 +392,25 @@ class NormFlags(_Event):
     """``None`` when the end date is not known (1.1.4 of 2024)."""
     ratings_at_game_date: bool = False
     """Opponents counted with their ratings at the date of each game (1.1.4 of 2024)."""
+    rate_of_play: str | None = Field(default=None, exclude_if=_absent)
+    """``standard``, or ``unknown`` when the file gives no time control (or one that cannot
+    be read) and the event was judged as a standard one; norms are not announced for other
+    rates (see ``rate_of_play_reason``)."""
+    rate_of_play_reason: str | None = Field(default=None, exclude_if=_absent)
+    """How the rate of play was read, with the minimum times it was held to."""
+    rounds_per_day: int | None = Field(default=None, exclude_if=_absent)
+    """The most rounds played on one day (TRF ``132``); ``None`` without round dates."""
+    rounds_per_day_ok: bool | None = Field(default=None, exclude_if=_absent)
+    """At most two rounds a day (2009 1.13, 2024 1.1.3); ``None`` without round dates or
+    when the edition has no such rule."""
+    one_round_a_day_3_days: bool | None = Field(default=None, exclude_if=_absent)
+    """2024 1.1.3a, GM and WGM norms: the event has at least three days with one round
+    only (an application needs one such norm); ``None`` for other titles and editions, or
+    without round dates."""
+    longer_than_90_days: bool | None = Field(default=None, exclude_if=_absent)
+    """2009 1.15/1.16: the event lasted more than 90 days (allowed only for leagues and
+    national championships or with the QC Chairman's approval; the list used must be
+    declared); ``None`` under other editions or without dates."""
 
 
 class _Alert(_Event):
@@ -505,6 +528,9 @@ class RoundFinished(_Alert):
     type: Literal["round_finished"] = "round_finished"
     last_round: bool
     standings: tuple[Standing, ...]
+    not_a_norm_event: str | None = Field(default=None, exclude_if=_absent)
+    """Why the event gives no norm, prospect or title-rating alerts (rapid, blitz, online,
+    or too little time for the rating or title regulations); absent when it can."""
 
 
 OutputEvent = Annotated[

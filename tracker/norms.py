@@ -90,6 +90,9 @@ class Check:
     needed: str
     actual: str
     met: bool
+    depends_on: str = ""
+    """What a requirement that holds for some federations of players of unknown federation
+    and fails for others depends on (``met`` is then ``False``); empty otherwise."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -114,6 +117,12 @@ class Verdict:
     def games(self) -> int:
         return len(self.counted)
 
+    @property
+    def possible(self) -> bool:
+        """Whether the attempt gives the norm for some federations of the players whose
+        federation is unknown: every requirement is met or depends on them."""
+        return all(c.met or c.depends_on for c in self.checks)
+
     def ignores_optional_games(self) -> bool:
         """Whether the attempt leaves out games the player could have kept (1.42e/f)."""
         return any(i.optional for i in self.ignored)
@@ -126,10 +135,18 @@ class Context:
     tournament: Tournament
     players: dict[int, Player]
     swiss_exempt: bool
+    """The Swiss exemption (1.43e / 1.4.3d) holds, players of unknown federation counted as
+    from the host federation."""
     unrated_scored_zero: frozenset[int]
     """Unrated players who scored zero against rated opponents (for 1.42d)."""
     game_date_ratings: bool = False
     """Opponents count with their rating at the date of each game (1.1.4 of 2024)."""
+    swiss_exempt_possible: bool = False
+    """The Swiss exemption holds if players of unknown federation are foreign (each from a
+    federation of their own): it depends on them when :attr:`swiss_exempt` does not hold."""
+    event_check: Check | None = None
+    """A requirement of the event every norm fails (its rate of play:
+    :func:`tracker.evaluation.norm_event`); ``None`` for an event that can give norms."""
 
     def opponent(self, cell: Cell) -> Player:
         """The opponent of ``cell`` as the norm rules see them: with the rating at the
@@ -210,21 +227,34 @@ class _Spec:
     counted_as: int
     """What a norm of exactly :attr:`min_games` games counts as (World Cup, 1.4.1c: 9)."""
     games_article: str
-    _mixes: dict[tuple[int, int | None], MixRule] = dataclasses.field(
+    exemption_possible: str | None = None
+    """The federation exemption when players of unknown federation may make it hold (the
+    Swiss exemption's field, 1.4.3b's host federation); :attr:`exemption` when it holds
+    anyway."""
+    event_check: Check | None = None
+    """:attr:`Context.event_check`: listed first in every evidence, and no norm."""
+    optimistic: bool = False
+    """Judge requirements that depend on unknown federations as met: the search for an
+    attempt that is *possible* (:func:`evaluate`'s breakdown, prospects). A norm is
+    announced only from a search without it."""
+    _mixes: dict[tuple[int, int | None, bool], MixRule] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )
     """The mix rules asked for so far (the edition's rules are values, so each is made once)."""
 
-    def mix(self, games: int, opponents: int | None = None) -> MixRule:
-        rule = self._mixes.get((games, opponents))
+    def mix(self, games: int, opponents: int | None = None, sure: bool | None = None) -> MixRule:
+        """The edition's mix rule for ``games`` games; with the exemption that surely holds
+        (``sure``, by default unless :attr:`optimistic`) or that possibly holds."""
+        possible = self.optimistic if sure is None else not sure
+        rule = self._mixes.get((games, opponents, possible))
         if rule is None:
-            rule = self._mixes[(games, opponents)] = _edition_mix(
+            rule = self._mixes[(games, opponents, possible)] = _edition_mix(
                 self.rules,
                 self.title,
                 games,
                 self.tournament,
                 self.player,
-                self.exemption,
+                self.exemption_possible if possible else self.exemption,
                 opponents,
             )
         return rule
@@ -255,15 +285,21 @@ def _edition_mix(
     return rule
 
 
-def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spec:
+def _spec(
+    title: Title, player: Player, ctx: Context, rules: TitleRules, optimistic: bool = False
+) -> _Spec:
     t = ctx.tournament
     low, counted_as = rules.min_games(t)
+    exemption = rules.federation_exemption(t, ctx.swiss_exempt, player)
     return _Spec(
         title=title,
         rules=rules,
         player=player,
         tournament=t,
-        exemption=rules.federation_exemption(t, ctx.swiss_exempt, player),
+        exemption=exemption,
+        exemption_possible=exemption or _possible_exemption(player, ctx, rules),
+        event_check=ctx.event_check,
+        optimistic=optimistic,
         floor=rules.rating_floor[title],
         raise_count=rules.raised_opponents,
         avg_min=rules.average_min[title],
@@ -272,6 +308,19 @@ def _spec(title: Title, player: Player, ctx: Context, rules: TitleRules) -> _Spe
         counted_as=counted_as,
         games_article=rules.articles["games"],
     )
+
+
+def _possible_exemption(player: Player, ctx: Context, rules: TitleRules) -> str | None:
+    """The federation exemption if players of unknown federation make it hold: the Swiss
+    exemption with them foreign, or (the player's own federation unknown) an exemption for
+    the host federation's players (1.4.3b of 2024)."""
+    t = ctx.tournament
+    swiss = ctx.swiss_exempt or ctx.swiss_exempt_possible
+    found = rules.federation_exemption(t, swiss, player)
+    if found is None and player.federation is None and t.host_federation is not None:
+        host = dataclasses.replace(player, federation=t.host_federation)
+        found = rules.federation_exemption(t, swiss, host)
+    return found
 
 
 def _adjusted(ratings: Sequence[int], spec: _Spec) -> tuple[int, int]:
@@ -352,8 +401,7 @@ def _mix_verdicts(
     """Each rule of the opponent mix (1.43-1.46a / 1.4.3-1.4.5, as the edition's
     :class:`MixRule` for ``n`` games against ``distinct`` players states it) over ``kept``:
     whether it is met, and how to describe it as a :class:`Check`, made only when asked."""
-    rule = spec.mix(n, distinct)
-    own = spec.player.federation
+    rule = spec.mix(n, distinct, sure=True)
     holder_titles = _titles(kept, rule.title_holders_distinct)
     holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
     holders_met = holders >= rule.min_title_holders
@@ -380,61 +428,7 @@ def _mix_verdicts(
             mo_met,
         ),
     )
-    feds = Counter(g.opponent.federation for g in kept)
-    foreign = _foreign(feds, own, spec.rules)
-    exemption = rule.federation_exemption
-    if exemption is not None:
-        yield True, lambda: Check(exemption, "federations", "exempt", f"{foreign} foreign", True)
-    else:
-        foreign_met = foreign >= rule.min_foreign_federations
-        yield (
-            foreign_met,
-            lambda: Check(
-                rule.foreign_article,
-                "foreign federations",
-                f"≥ {rule.min_foreign_federations}",
-                str(foreign),
-                foreign_met,
-            ),
-        )
-    own_cap = rule.max_own_federation
-    if own_cap is not None:
-        own_met = feds[own] <= own_cap
-        yield (
-            own_met,
-            lambda: Check(
-                rule.caps_article, f"opponents from {own}", f"≤ {own_cap}", str(feds[own]), own_met
-            ),
-        )
-    one_cap = rule.max_one_federation
-    if one_cap is not None:
-        one_met = max(feds.values(), default=0) <= one_cap
-
-        def one_federation() -> Check:
-            fed, most = max(feds.items(), key=lambda kv: (kv[1], kv[0])) if feds else ("-", 0)
-            return Check(
-                rule.caps_article,
-                "opponents from one federation",
-                f"≤ {one_cap}",
-                f"{most} ({fed})",
-                one_met,
-            )
-
-        yield one_met, one_federation
-    other_min = rule.min_other_federations
-    if other_min is not None:
-        other = n - feds[own]
-        other_met = other >= other_min
-        yield (
-            other_met,
-            lambda: Check(
-                rule.other_article,
-                "opponents from other federations",
-                f"≥ {other_min}",
-                str(other),
-                other_met,
-            ),
-        )
+    yield from _federation_verdicts(kept, spec, rule, n)
     unrated_max = rule.max_unrated
     if unrated_max is not None:
         unrated = _unrated(kept, raised, spec)
@@ -449,6 +443,178 @@ def _mix_verdicts(
                 unrated_met,
             ),
         )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Federations:
+    """The federations of the kept games' opponents, for 1.43/1.44a (1.4.3/1.4.4, 2.2), with
+    players of unknown federation counted both ways. Each count is a range ``(low, high)``
+    over every federation those players (and the player, when theirs is unknown) could
+    have: an at-least rule is surely met at ``low`` and possibly met at ``high``, an at-most
+    rule the other way round. One assignment gives every best value at once (each unknown
+    from a federation of their own), so "possible" for each rule is possible for all."""
+
+    known: Counter[str]
+    own: str | None
+    unknown: tuple[Player, ...]
+    """Opponents of unknown federation, each once."""
+    unknown_games: int
+    most_against_one_unknown: int
+
+    @classmethod
+    def of(cls, kept: Sequence[NormGame], player: Player) -> _Federations:
+        known: Counter[str] = Counter()
+        unknown: Counter[int] = Counter()
+        players: dict[int, Player] = {}
+        for g in kept:
+            fed = g.opponent.federation
+            if fed is None:
+                unknown[g.opponent.rank] += 1
+                players[g.opponent.rank] = g.opponent
+            else:
+                known[fed] += 1
+        return cls(
+            known,
+            player.federation,
+            tuple(players[r] for r in sorted(players)),
+            sum(unknown.values()),
+            max(unknown.values(), default=0),
+        )
+
+    @property
+    def certain(self) -> bool:
+        return not self.unknown and self.own is not None
+
+    def foreign(self, rules: TitleRules) -> tuple[int, int]:
+        """Federations other than the player's (:meth:`TitleRules.is_foreign`: FID only
+        where the edition counts it)."""
+        if self.own is None:  # the player's own may be any of them
+            countable = [f for f in self.known if rules.is_foreign(f, "")]
+            return max(0, len(countable) - 1), len(countable) + len(self.unknown)
+        low = sum(1 for f in self.known if rules.is_foreign(f, self.own))
+        return low, low + len(self.unknown)
+
+    def own_games(self) -> tuple[int, int]:
+        if self.own is None:
+            return 0, max(self.known.values(), default=0) + self.unknown_games
+        return self.known[self.own], self.known[self.own] + self.unknown_games
+
+    def most_from_one(self) -> tuple[int, int]:
+        most = max(self.known.values(), default=0)
+        return max(most, self.most_against_one_unknown), most + self.unknown_games
+
+    def who(self) -> str:
+        """What the counts depend on, for a requirement's name."""
+        parts = []
+        if self.unknown:
+            n = len(self.unknown)
+            parts.append(f"{n} opponent{'s' if n > 1 else ''} of unknown federation")
+        if self.own is None:
+            parts.append("the player's own federation (unknown)")
+        return " and ".join(parts)
+
+    def names(self) -> str:
+        return ", ".join(f"{p.name} ({p.rank})" for p in self.unknown)
+
+
+def _federation_verdicts(
+    kept: Sequence[NormGame], spec: _Spec, rule: MixRule, n: int
+) -> Iterator[tuple[bool, Callable[[], Check]]]:
+    """The federation rules of ``rule`` (the one that surely applies) over ``kept``: each
+    met surely, failed surely, or depending on players of unknown federation; in an
+    :attr:`_Spec.optimistic` search a depending rule counts as met."""
+    feds = _Federations.of(kept, spec.player)
+    foreign = feds.foreign(spec.rules)
+    foreign_text = _range(foreign)
+    if feds.unknown:
+        foreign_text += f" (unknown federation: {feds.names()})"
+    exemption = rule.federation_exemption
+    if exemption is not None:
+        yield (
+            True,
+            lambda: Check(exemption, "federations", "exempt", f"{foreign_text} foreign", True),
+        )
+    # the exemption that surely holds lifts what it lifts (caps too, as the edition says);
+    # one that only may hold makes every federation rule depend on it
+    maybe_exempt = spec.exemption_possible if exemption is None else None
+
+    def verdict(
+        article: str, name: str, needed: str, actual: str, sure: bool, possible: bool
+    ) -> tuple[bool, Callable[[], Check]]:
+        possible = possible or maybe_exempt is not None
+        depends = ""
+        if not sure and possible:
+            reasons = []
+            if feds.unknown or feds.own is None:
+                reasons.append(feds.who())
+            if maybe_exempt is not None:
+                reasons.append(
+                    f"the exemption {maybe_exempt}, which players of unknown federation may give"
+                )
+            depends = "; ".join(reasons)
+        shown = f"{name} (depends on {depends})" if depends else name
+        return (
+            sure or (spec.optimistic and possible),
+            lambda: Check(article, shown, needed, actual, sure, depends),
+        )
+
+    if exemption is None:
+        low, high = foreign
+        need_foreign = rule.min_foreign_federations
+        yield verdict(
+            rule.foreign_article,
+            "foreign federations",
+            f"≥ {need_foreign}",
+            foreign_text,
+            low >= need_foreign,
+            high >= need_foreign,
+        )
+    own_low, own_high = feds.own_games()
+    own_name = feds.own if feds.own is not None else "the player's federation"
+    own_cap = rule.max_own_federation
+    if own_cap is not None:
+        yield verdict(
+            rule.caps_article,
+            f"opponents from {own_name}",
+            f"≤ {own_cap}",
+            _range((own_low, own_high)),
+            own_high <= own_cap,
+            own_low <= own_cap,
+        )
+    one_cap = rule.max_one_federation
+    if one_cap is not None:
+        one_low, one_high = feds.most_from_one()
+        if feds.certain:
+            fed, most = (
+                max(feds.known.items(), key=lambda kv: (kv[1], kv[0])) if feds.known else ("-", 0)
+            )
+            one_text = f"{most} ({fed})"
+        else:
+            one_text = _range((one_low, one_high))
+        yield verdict(
+            rule.caps_article,
+            "opponents from one federation",
+            f"≤ {one_cap}",
+            one_text,
+            one_high <= one_cap,
+            one_low <= one_cap,
+        )
+    other_min = rule.min_other_federations
+    if other_min is not None:
+        other = (n - own_high, n - own_low)
+        yield verdict(
+            rule.other_article,
+            "opponents from other federations",
+            f"≥ {other_min}",
+            _range(other),
+            other[0] >= other_min,
+            other[1] >= other_min,
+        )
+
+
+def _range(values: tuple[int, int]) -> str:
+    low, high = values
+    return str(low) if low == high else f"{low} to {high}"
 
 
 def _mix_holds(games: Sequence[NormGame], spec: _Spec) -> bool:
@@ -489,6 +655,8 @@ def _explain(
     if spec.counted_as > spec.min_games:
         needed_games += f", counted as {spec.counted_as}"
     checks = [Check(spec.games_article, "games", needed_games, str(n), n >= spec.min_games)]
+    if spec.event_check is not None:
+        checks.insert(0, spec.event_check)
     if n == 0:
         return Verdict(
             spec.title, False, cut, (), tuple(ignored), score, 0, None, None, (), 0, tuple(checks)
@@ -667,8 +835,9 @@ class _Search:
             needed = self.spec.mix(rule.games, len(sure_players)).min_title_holders
         if holders < needed:
             return False
-        own = self.spec.player.federation
-        feds = Counter(g.opponent.federation for g in optimistic)
+        # players of unknown federation as the most favourable reading has them (a bound)
+        own = self.spec.player.federation_key
+        feds = Counter(g.opponent.federation_key for g in optimistic)
         if _foreign(feds, own, self.spec.rules) < (rule.min_foreign_federations):
             return False
         if rule.min_other_federations is not None and (
@@ -676,8 +845,8 @@ class _Search:
         ):
             return False
         # at-most rules: pessimistic, as many of a kind dropped as still possible
-        sure_feds = Counter(g.opponent.federation for g in [*self.mandatory, *kept_wins])
-        maybe = Counter(g.opponent.federation for g in undecided)
+        sure_feds = Counter(g.opponent.federation_key for g in [*self.mandatory, *kept_wins])
+        maybe = Counter(g.opponent.federation_key for g in undecided)
         for fed in set(sure_feds) | set(maybe):
             least = sure_feds[fed] + max(0, maybe[fed] - to_drop)
             if rule.max_one_federation is not None and least > rule.max_one_federation:
@@ -711,8 +880,9 @@ def requirements(
     title: Title, player: Player, ctx: Context, rules: TitleRules, after_cut: bool = False
 ) -> Requirements:
     """The requirements of ``title``; ``after_cut`` for a record whose later games are left
-    out under 1.42f (at least :meth:`min_games_after_cut` games)."""
-    spec = _spec(title, player, ctx, rules)
+    out under 1.42f (at least :meth:`min_games_after_cut` games). Optimistic about players
+    of unknown federation: prospects ask whether a norm is still *possible*."""
+    spec = _spec(title, player, ctx, rules, optimistic=True)
     if after_cut:
         t = ctx.tournament
         spec = dataclasses.replace(
@@ -814,7 +984,7 @@ def find_norms(
 ) -> dict[Title, Verdict]:
     """:func:`find_norm` for several titles, splitting the games only once."""
     titles = list(titles)
-    if not titles or _hopeless(player, cells, titles, ctx, rules):
+    if not titles or ctx.event_check is not None or _hopeless(player, cells, titles, ctx, rules):
         return {}
     games = norm_games(player, cells, ctx, rules)
     profile = _Profile.of(games[0])
@@ -862,10 +1032,15 @@ def _find(
     rules: TitleRules,
     profile: _Profile | None = None,
     first: bool = False,
+    optimistic: bool = False,
 ) -> Verdict | None:
-    """The best attempt, or with ``first`` any achieved attempt (cheaper)."""
+    """The best attempt, or with ``first`` any achieved attempt (cheaper); ``optimistic``:
+    the best attempt that is possible for some federations of the players whose federation
+    is unknown (:attr:`_Spec.optimistic`)."""
     counted, excluded, forfeit = games
-    spec = _spec(title, player, ctx, rules)
+    if ctx.event_check is not None:
+        return None  # no norm in this event (its rate of play)
+    spec = _spec(title, player, ctx, rules, optimistic)
     last = max((c.round for c in cells), default=0)
 
     def pick(attempts: Iterable[Verdict]) -> Verdict | None:
@@ -916,14 +1091,32 @@ def norm_exists(
 def evaluate(
     player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
 ) -> Verdict:
-    """Like :func:`find_norm`, but a failed attempt is reported too: over every round played,
-    with only the games that cannot count left out, so its checks show what is missing."""
-    found = find_norm(player, cells, title, ctx, rules)
+    """Like :func:`find_norm`, but a failed attempt is reported too. When the norm depends
+    on players of unknown federation (it holds for some of their federations, not for
+    others), the attempt that would give it, with ``achieved`` false and each requirement
+    that depends on them saying so (:attr:`Check.depends_on`). Otherwise the attempt over
+    every round played, with only the games that cannot count left out, so its checks show
+    what is missing."""
+    games = norm_games(player, cells, ctx, rules)
+    found = _find(games, player, cells, title, ctx, rules)
     if found is not None:
         return found
-    counted, excluded, _ = norm_games(player, cells, ctx, rules)
+    if _unknown_federations(player, games[0], ctx):
+        found = _find(games, player, cells, title, ctx, rules, optimistic=True)
+        if found is not None:
+            return found
+    counted, excluded, _ = games
     last = max((c.round for c in cells), default=0)
     return _explain(counted, excluded, last, _spec(title, player, ctx, rules))
+
+
+def _unknown_federations(player: Player, counted: Sequence[NormGame], ctx: Context) -> bool:
+    """Whether a federation rule of this record can depend on an unknown federation."""
+    return (
+        player.federation is None
+        or any(g.opponent.federation is None for g in counted)
+        or (ctx.swiss_exempt_possible and not ctx.swiss_exempt)
+    )
 
 
 def _best(attempts: Iterable[Verdict], last: int) -> Verdict | None:
@@ -995,8 +1188,8 @@ def _mix_reachable(games: Sequence[NormGame], spec: _Spec) -> bool:
     holders = sum(c for t, c in holder_titles.items() if t in rule.title_holder_titles)
     if holders < rule.min_title_holders:
         return False
-    own = spec.player.federation
-    feds = Counter(g.opponent.federation for g in games)
+    own = spec.player.federation_key  # unknown federations at their most favourable
+    feds = Counter(g.opponent.federation_key for g in games)
     if _foreign(feds, own, spec.rules) < rule.min_foreign_federations:
         return False
     if rule.min_other_federations is not None and len(games) - feds[own] < (
@@ -1084,5 +1277,5 @@ def _attempts(
             for g in drops
         ]
         verdict = _explain(kept, [*left_out, *after, *dropped], cut, cut_spec)
-        if verdict.achieved:
+        if verdict.achieved or (spec.optimistic and verdict.possible):
             yield verdict

@@ -23,8 +23,10 @@ class Player:
     rank: int
     """Starting rank, the id used in pairings and TRF cells."""
     name: str
-    federation: str
-    """Three-letter FIDE federation code; ``FID`` for players under the FIDE flag."""
+    federation: str | None
+    """Three-letter FIDE federation code; ``FID`` for players under the FIDE flag; ``None``
+    when not known (a blank cell of the file). Rules that count federations never guess it:
+    see :attr:`federation_key` and :mod:`tracker.norms`."""
     fide_id: int | None = None
     sex: Sex | None = None
     title: Title | None = None
@@ -38,8 +40,20 @@ class Player:
     computer: bool = False
     """A computer program entered as a player (1.42b 2009: its games do not count)."""
 
+    @property
+    def federation_key(self) -> str:
+        """The federation as the most favourable reading counts it: a player of unknown
+        federation is a federation of their own (``?`` and the start rank), foreign to
+        everyone and shared with no one. Bounds and prospects ("is the norm still
+        possible?") count with it; a verdict counts both ways (:mod:`tracker.norms`).
+
+        >>> Player(7, "Doe, Jo", None).federation_key, Player(8, "Roe, Al", "GER").federation_key
+        ('?7', 'GER')
+        """
+        return self.federation if self.federation is not None else f"?{self.rank}"
+
     def label(self) -> str:
         """``GM Carlsen, Magnus (NOR, 2830)``: how alerts name a player."""
         title = f"{self.title.value} " if self.title else ""
         rating = self.rating if self.rating is not None else "unrated"
-        return f"{title}{self.name} ({self.federation}, {rating})"
+        return f"{title}{self.name} ({self.federation or 'federation unknown'}, {rating})"

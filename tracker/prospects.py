@@ -214,7 +214,7 @@ class Outlook:
                 ((self.rules.opponent_rating(p), p.rank) for p in players), reverse=True
             )
             self.titles = Counter(p.title for p in players)
-            self.federations = Counter(p.federation for p in players)
+            self.federations = Counter(p.federation_key for p in players)
             self.unrated = sum(1 for p in players if p.rating is None)
         self._games: dict[int, list[NormGame]] = {}
         self._pools: dict[int, _Pool] = {}
@@ -309,7 +309,7 @@ class Outlook:
         """The foreign federations (1.43) of the games so far, and how many more the
         remaining opponents could add."""
         if rank not in self._foreign:
-            own = self.state.players[rank].federation
+            own = self.state.players[rank].federation_key
             is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
             foreign = {f for f in have.federations if is_foreign(f, own)}
@@ -414,9 +414,9 @@ class Outlook:
             opponents = [g.opponent for g in games]
             self._have[rank] = _Have(
                 Counter(p.title for p in opponents if p.title is not None),
-                Counter(p.federation for p in opponents),
+                Counter(p.federation_key for p in opponents),
                 sum(1 for p in opponents if p.rating is None),
-                Counter(p.federation for p in wins),
+                Counter(p.federation_key for p in wins),
                 sum(1 for p in wins if p.rating is None),
             )
         return self._have[rank]
@@ -441,7 +441,7 @@ class Outlook:
                 len(players),
                 tuple(ratings),
                 Counter(p.title for p in players),
-                Counter(p.federation for p in players),
+                Counter(p.federation_key for p in players),
                 sum(1 for p in players if p.rating is None),
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
@@ -456,7 +456,7 @@ class Outlook:
         for other in gone:
             p = self.state.players[other]
             titles[p.title] -= 1
-            federations[p.federation] -= 1
+            federations[p.federation_key] -= 1
         return _Pool(
             len(self.state.players) - len(gone),
             tuple(best),
@@ -633,7 +633,7 @@ class _Relaxed:
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
         rule = spec.mix(n, (n + 1) // 2 if double else n)
-        own = spec.player.federation
+        own = spec.player.federation_key
         holders = rule.title_holder_titles
         holders_have = sum(c for t, c in have.titles.items() if t in holders)
         holders_pool = sum(c for t, c in pool.titles.items() if t in holders)

@@ -9,8 +9,10 @@ import json
 from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import events as ev
+from tracker.evaluation import norm_event
 from tracker.report import story
 from tracker.state import TournamentState
+from tracker.text_decoding import decode
 from tracker.transition import Rejected, apply
 from tracker.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
 
@@ -25,6 +27,12 @@ class Sourced:
 
 class InputError(ValueError):
     """Input that cannot be replayed; the message names the file, line and field."""
+
+
+def read_bytes(data: bytes, name: str) -> list[Sourced]:
+    """Events from the bytes of a TRF or JSONL file, in whatever encoding the file is
+    (:func:`tracker.text_decoding.decode`: UTF-8, Windows-1250/1252 or Latin-1)."""
+    return read_events(decode(data).text, name)
 
 
 def read_events(text: str, name: str) -> list[Sourced]:
@@ -119,18 +127,29 @@ def render(
     top: int,
     announced: set[str],
 ) -> Iterator[str]:
-    """The lines ``tracker replay`` prints after feeding ``item``: in ``text``, the
-    tournament's name and edition the first time it is seen (``announced`` remembers it),
-    then the story of the alerts; in ``jsonl``, one alert per line."""
+    """The lines ``tracker replay`` prints after feeding ``item``: in ``jsonl``, one alert
+    per line; in ``text``, the story of the alerts, after the tournament's header the first
+    time a fact other than a registration is fed (once the players are known: the rate of
+    play reads them; ``announced`` remembers it)."""
     if fmt == "jsonl":
         yield from (to_jsonl(alert) for alert in alerts)
         return
     tid = item.event.tournament_id
-    state = run.states.get(tid)
-    if state is not None and tid not in announced:
+    registering = isinstance(item.event, ev.TournamentRegistered | ev.PlayerRegistered)
+    if not registering and tid not in announced and tid in run.states:
         announced.add(tid)
-        yield f"# {state.tournament.name or tid}: edition {state.edition_reason}"
+        yield from header(run.states[tid])
     yield from story(alerts, top=top)
+
+
+def header(state: TournamentState) -> list[str]:
+    """The edition a tournament is judged by, and whether it is a norm event and why."""
+    t = state.tournament
+    gate = norm_event(state)
+    return [
+        f"# {t.name or t.id}: edition {state.edition_reason}",
+        f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}",
+    ]
 
 
 def replay(events: Iterable[Sourced]) -> Iterator[ev.OutputEvent]:

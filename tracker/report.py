@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail
 from tracker.editions import title_rules_named
-from tracker.evaluation import verdict_for
+from tracker.evaluation import norm_event, verdict_for
 from tracker.prospects import Outlook
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
@@ -16,7 +16,7 @@ from tracker.titles import NORM_TITLES, Title
 
 def _name(p: ev.PlayerRef) -> str:
     title = f"{p.title} " if p.title else ""
-    return f"{title}{p.name} ({p.federation})"
+    return f"{title}{p.name} ({p.federation or '?'})"
 
 
 def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
@@ -172,7 +172,8 @@ def check_lines(
         lines += [f"  {rules.why_not_eligible(player, t)}" for t in NORM_TITLES]
         return lines, 0
     ongoing = up_to < state.tournament.planned_rounds
-    view = Outlook(state, up_to) if ongoing else None
+    # no prospects where the event gives no norm (its rate of play: evaluation.norm_event)
+    view = Outlook(state, up_to) if ongoing and norm_event(state).norms else None
     for i, t in enumerate(titles):
         verdict = verdict_for(state, rank, t, up_to)
         if i:

@@ -80,14 +80,6 @@ class Snapshot:
         return event.tournament_id
 
 
-def decode(raw: bytes) -> str:
-    """The text of a file: UTF-8 (with or without a byte-order mark), else Latin-1."""
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
-
-
 def read_snapshot(
     text: str,
     *,
@@ -195,4 +187,4 @@ def follow_snapshot(
     return Step(True, settled, tuple(reports))
 
 
-__all__ = ["Snapshot", "Step", "Unreadable", "decode", "follow_snapshot", "losses", "read_snapshot"]
+__all__ = ["Snapshot", "Step", "Unreadable", "follow_snapshot", "losses", "read_snapshot"]

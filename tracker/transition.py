@@ -26,7 +26,15 @@ from tracker.alerts import (
 )
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import PlayerRound, achieved_norms, context, flags, standings
+from tracker.evaluation import (
+    PlayerRound,
+    achieved_norms,
+    context,
+    flags,
+    norm_event,
+    standings,
+)
+from tracker.event_flags import TournamentFlags
 from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
@@ -320,6 +328,7 @@ def _evaluate(
     t = state.tournament
     edition = state.title_rules.name
     last = number == t.planned_rounds
+    gate = norm_event(state)  # rapid, blitz, online: no norms, prospects or title ratings
     rows = standings(state, number)
     cells = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells)  # once, for the norms and the prospects
@@ -366,6 +375,12 @@ def _evaluate(
                     event_type_reason=event_flags.event_type or "",
                     longer_than_30_days=event_flags.longer_than_30_days,
                     ratings_at_game_date=event_flags.game_date_ratings,
+                    rate_of_play=gate.flag,
+                    rate_of_play_reason=gate.reason,
+                    rounds_per_day=event_flags.rounds_per_day,
+                    rounds_per_day_ok=event_flags.rounds_per_day_ok,
+                    one_round_a_day_3_days=_one_round_days(state, title, event_flags),
+                    longer_than_90_days=event_flags.longer_than_90_days,
                 ),
             )
         )
@@ -405,7 +420,8 @@ def _evaluate(
         del sent[key]
 
     reached_now: set[str] = set()
-    for row in sorted((r for r in rows if r.reached), key=lambda r: r.player.rank):
+    rated = rows if gate.title_ratings else []
+    for row in sorted((r for r in rated if r.reached), key=lambda r: r.player.rank):
         for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
             key = f"rating:{row.player.rank}:{title.value}"
             reached_now.add(key)
@@ -437,19 +453,21 @@ def _evaluate(
     for key in [k for k in sent if k.startswith("rating:") and k not in reached_now]:
         del sent[key]  # a correction took the rating back below the level
 
-    out.extend(
-        _prospects(
-            state,
-            number,
-            set(norms) if last or before_last_allowed else set(),
-            sent,
-            cells,
-            ctx,
+    if gate.norms:
+        out.extend(
+            _prospects(
+                state,
+                number,
+                set(norms) if last or before_last_allowed else set(),
+                sent,
+                cells,
+                ctx,
+            )
         )
-    )
 
     if announce:
-        out.insert(0, _round_finished(state, number, rows))  # first, then its alerts
+        why_not = None if gate.norms else gate.reason
+        out.insert(0, _round_finished(state, number, rows, why_not))  # first, then its alerts
     new_state = dataclasses.replace(
         state,
         sent=MappingProxyType(sent),
@@ -459,13 +477,19 @@ def _evaluate(
 
 
 def _round_finished(
-    state: TournamentState, number: int, rows: Sequence[PlayerRound]
+    state: TournamentState,
+    number: int,
+    rows: Sequence[PlayerRound],
+    not_a_norm_event: str | None = None,
 ) -> ev.RoundFinished:
-    """The round's summary: every player's score and live rating. One validation of the
-    whole alert: a model per standing costs as much again."""
+    """The round's summary: every player's score and live rating, and why the event gives
+    no norm alerts where it cannot. One validation of the whole alert: a model per standing
+    costs as much again."""
     t = state.tournament
+    extra = {"not_a_norm_event": not_a_norm_event} if not_a_norm_event else {}
     return ev.RoundFinished.model_validate(
         {
+            **extra,
             "alert_id": alert_id(t.id, "round_finished", number),
             "tournament_id": t.id,
             "round": number,
@@ -482,6 +506,16 @@ def _round_finished(
             ],
         }
     )
+
+
+def _one_round_days(state: TournamentState, title: Title, flags: TournamentFlags) -> bool | None:
+    """1.1.3a (2024): for a GM or WGM norm, whether the event has the days with a single
+    round the edition asks; ``None`` for other titles, editions without the rule, or
+    without round dates."""
+    rule = state.title_rules.one_round_days
+    if rule is None or title not in rule[1] or flags.one_round_days is None:
+        return None
+    return flags.one_round_days >= rule[0]
 
 
 def _prospects(

@@ -10,24 +10,35 @@ What is read
 Columns are 1-based, as in the FIDE text (C.04 Annex 2, "TRF16"; TRF26 keeps the same player
 record). Lines may end in CR LF, LF or CR alone; trailing blanks may be trimmed, so a line may
 be shorter than the full width. Lines beginning with ``###`` are comments. Records of a type
-not listed below are kept in :attr:`TrfFile.records` and otherwise ignored.
+not listed below (team records ``013`` and ``3xx``, JaVaFo's ``XX?``, the column rulers some
+programs print) are kept in :attr:`TrfFile.records` and otherwise ignored. The text comes from
+the file's bytes through :func:`tracker.text_decoding.decode` (UTF-8, Windows-1250/1252 or
+Latin-1, detected).
 
 * ``012`` name, ``022`` city, ``032`` federation, ``042`` start date, ``052`` end date,
-  ``062``/``072``/``082`` numbers of players, rated players and teams, ``092`` type of
-  tournament, ``102`` chief arbiter, ``112`` deputy arbiter (one line each), ``122`` time
-  control, ``132`` round dates (``YY/MM/DD`` at columns 92-99, 102-109, …). The value of a
-  record starts at column 5.
+  ``062``/``072``/``082`` numbers of players, rated players and teams (a note in brackets
+  after the number is dropped: ``062 129 (88)``), ``092`` type of tournament, ``102`` chief
+  arbiter, ``112`` deputy arbiter (one line each), ``122`` time control, ``132`` round dates
+  (at columns 92-99, 102-109, …). The value of a record starts at column 5.
+* Dates (``042``, ``052``, ``132``, birth dates) in every form exporters write
+  (:mod:`tracker.trf_dates`): ``YYYY/MM/DD``, ``YYYY.MM.DD``, ``YYYY-MM-DD``,
+  ``DD.MM.YYYY``, ``DD. MM. YYYY``, ``DD/MM/YYYY``, ``May 29, 2020``, ``29. Mai 2020``; in
+  ``132`` two-digit years as ``YY/MM/DD`` or ``DD.MM.YY``, one order for the whole line
+  (the one that fits the start date).
 * TRF26: ``142`` number of rounds, ``152`` initial colour (``W``/``B``), ``162`` scoring
   system, ``172`` starting-rank method, ``182`` pairing controller, ``192`` encoded type of
   tournament, ``202``/``212`` tie-breaks, ``222`` encoded time control. All but ``142`` and
   ``152`` are kept as text.
-* ``001`` player: start rank 5-8, sex 10 (``m``/``w``), title 11-13, name 15-47, rating 49-52
-  (blank or ``0`` for unrated), federation 54-56, FIDE id 58-68, birth date 70-79
-  (``YYYY/MM/DD``, ``YYYY.MM.DD`` or a year alone), points 81-84, rank 86-89; then one cell
-  per round, ten columns apart from column 92: opponent 92-95 (``0000`` or blank for none),
-  colour 97 (``w``, ``b``, ``-``; blank is ``-``), result 99 (``1 = 0 + - W D L H F U Z``,
-  any case; blank is ``Z``). A cell with an opponent and a blank result is a game paired but
-  not yet finished.
+* ``001`` player: start rank 5-8, sex 10 (``m``; ``w`` or ``f`` for a woman), title 11-13,
+  name 15-47, rating 49-52 (blank or ``0`` for unrated), federation 54-56 (blank, or three
+  letters that are not a code on FIDE's list such as an anonymised ``ZZZ``: unknown, ``null``
+  on ``player_registered``), FIDE id 58-68 (blank, ``0`` or dashes for none), birth
+  date 70-79 (a date, a year alone, ``YYYY/00/00``; blank, zeros or ``    /  /`` for
+  none), points 81-84, rank 86-89; then one cell per round, ten columns apart from column 92:
+  opponent 92-95 (``0000``, ``0`` or blank for none), colour 97 (``w``, ``b``, ``-``; blank
+  is ``-``), result 99 (``1 = 0 + - W D L H F U Z``, any case; blank is ``Z``; ``=`` without
+  an opponent is a half-point bye, as Swiss Master writes it). A cell with an opponent and a
+  blank result is a game paired but not yet finished.
 
 Project extension records
 =========================
@@ -45,7 +56,8 @@ Each is the code, a blank, then the value from column 5:
 * ``XNK kind kind …``: kinds of event the regulations treat specially, as the values of
   :class:`~tracker.tournaments.EventKind` (``zonal``, ``national_championship_final``, …).
 * ``XNH FED``: host federation. Without it, the ``032`` record.
-* ``XNI id``: tournament id for the events. Without it, a slug of the ``012`` name.
+* ``XNI id``: tournament id for the events. Without it, a slug of the ``012`` name, Greek
+  and Cyrillic letters transliterated (:attr:`TrfFile.tournament_id`).
 
 Errors
 ======
@@ -62,6 +74,7 @@ tracker.trf.TrfError: line 1, column 49: rating 'ab12' is not a number
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import re
 import unicodedata
 from collections import Counter
@@ -81,9 +94,12 @@ from tracker.events import (
     RoundClosed,
     TournamentRegistered,
 )
+from tracker.federations import is_federation
 from tracker.results import Code, format_result
 from tracker.titles import Title
 from tracker.tournaments import EventKind, System
+from tracker.transliterate import to_latin
+from tracker.trf_dates import parse_date, parse_round_dates
 
 Colour = Literal["w", "b", "-"]
 ByeKind = Literal["H", "F", "U", "Z"]
@@ -255,21 +271,32 @@ class TrfFile:
 
     @property
     def host_federation(self) -> str | None:
-        """``XNH``, else the ``032`` record when it is a three-letter code."""
+        """``XNH``, else the ``032`` record when it is a code on FIDE's list (``032`` is often
+        a country's name or left blank; an anonymised ``ZZZ`` is no federation either)."""
         if self.header.host_federation:
             return self.header.host_federation
         fed = self.header.federation.strip().upper()
-        return fed if re.fullmatch(r"[A-Z]{3}", fed) else None
+        return fed if is_federation(fed) else None
 
     @property
     def tournament_id(self) -> str:
-        """``XNI``, else a slug of the ``012`` name."""
-        if self.header.tournament_id:
-            return self.header.tournament_id
-        slug = slugify(self.header.name)
-        if not slug:
+        """``XNI``, else a slug of the ``012`` name (Greek and Cyrillic transliterated);
+        for a name with no letter that can be written in Latin ones (Chinese, Arabic…),
+        ``t-`` and a hash of the name and the dates, so that it stays stable and unique.
+
+        >>> TrfFile(TrfHeader(name="上海公开赛", start_date=date(2024, 5, 1)), ()).tournament_id
+        't-4bbe438dea1a'
+        """
+        h = self.header
+        if h.tournament_id:
+            return h.tournament_id
+        slug = slugify(h.name)
+        if slug:
+            return slug
+        if not h.name.strip():
             raise TrfError("no tournament id: neither record XNI nor record 012 gives one")
-        return slug
+        key = "|".join((h.name.strip(), str(h.start_date or ""), str(h.end_date or "")))
+        return "t-" + hashlib.sha256(key.encode()).hexdigest()[:12]
 
 
 def infer_system(players: Iterable[TrfPlayer]) -> System:
@@ -296,71 +323,49 @@ def infer_system(players: Iterable[TrfPlayer]) -> System:
 
 
 def slugify(text: str) -> str:
-    """A tournament id from a name: lower case ASCII words joined by ``-``.
+    """A tournament id from a name: lower case ASCII words joined by ``-``, Greek and
+    Cyrillic letters written in Latin ones (:func:`tracker.transliterate.to_latin`).
 
     >>> slugify("9. Karl-Mala-Gedenkturnier")
     '9-karl-mala-gedenkturnier'
     >>> slugify("  Šahovski turnir Novi Sad 2012 ")
     'sahovski-turnir-novi-sad-2012'
+    >>> slugify("ΔΙΑΣΥΛΛΟΓΙΚΟ ΚΥΠΕΛΛΟ ΚΡΗΤΙΚΗΣ ΦΙΛΙΑΣ 2024")
+    'diasyllogiko-kypello-kritikis-filias-2024'
+    >>> slugify("Кубок Белграда")
+    'kubok-belgrada'
     """
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = unicodedata.normalize("NFKD", to_latin(text)).encode("ascii", "ignore").decode()
     return re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
 
 
-_DATE_PATTERNS = (
-    (re.compile(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})"), "ymd"),
-    (re.compile(r"(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})"), "dmy"),
-    (re.compile(r"(\d{2})[/.-](\d{2})[/.-](\d{2})"), "yymmdd"),
-)
-
-
-def parse_date(text: str) -> date | None:
-    """A date as TRF files write it: ``YYYY/MM/DD`` (also with ``.`` or ``-``),
-    ``DD.MM.YYYY`` or ``YY/MM/DD`` (the ``132`` record). Blank gives ``None``; anything
-    else raises :exc:`ValueError`.
-
-    >>> parse_date("2011/03/05"), parse_date("2011.03.05"), parse_date("05.03.2011")
-    (datetime.date(2011, 3, 5), datetime.date(2011, 3, 5), datetime.date(2011, 3, 5))
-    >>> parse_date("11/03/05"), parse_date("  ")
-    (datetime.date(2011, 3, 5), None)
-    """
-    text = text.strip()
-    if not text:
-        return None
-    for pattern, order in _DATE_PATTERNS:
-        m = pattern.fullmatch(text)
-        if not m:
-            continue
-        a, b, c = (int(g) for g in m.groups())
-        if order == "ymd":
-            return date(a, b, c)
-        if order == "dmy":
-            return date(c, b, a)
-        return date(2000 + a if a < 70 else 1900 + a, b, c)
-    raise ValueError(f"not a date: {text!r}")
-
-
 def parse_birth(text: str) -> tuple[date | None, int | None]:
-    """Birth date and year from columns 70-79: a full date, a year alone, or a date whose
-    month and day are ``00`` (a year). Blank or all zeros gives ``(None, None)``.
+    """Birth date and year from columns 70-79: a full date (any form of
+    :func:`tracker.trf_dates.parse_date`), a year alone, or a date whose month and day are
+    ``00`` (a year). Blank, all zeros or separators alone (``    /  /``) give
+    ``(None, None)``.
 
-    >>> parse_birth("1987/04/12")
-    (datetime.date(1987, 4, 12), 1987)
+    >>> parse_birth("1987/04/12"), parse_birth("12.04.1987")
+    ((datetime.date(1987, 4, 12), 1987), (datetime.date(1987, 4, 12), 1987))
     >>> parse_birth("1969.00.00"), parse_birth("1975"), parse_birth("0000/00/00")
     ((None, 1969), (None, 1975), (None, None))
+    >>> parse_birth("    /  /")
+    (None, None)
     """
     text = text.strip()
-    if not text or set(text) <= set("0/.-"):
+    if not text or set(text) <= set("0/.- "):
         return None, None
     if re.fullmatch(r"\d{4}", text):
         return None, int(text)
     m = re.fullmatch(r"(\d{4})[/.-](\d{2})[/.-](\d{2})", text)
-    if not m:
-        raise ValueError(f"not a birth date: {text!r}")
-    year, month, day = (int(g) for g in m.groups())
-    if month == 0 or day == 0:
-        return None, year
-    return date(year, month, day), year
+    if m and (m[2] == "00" or m[3] == "00"):
+        return None, int(m[1])
+    try:
+        found = parse_date(text)
+    except ValueError:
+        raise ValueError(f"not a birth date: {text!r}") from None
+    assert found is not None  # text is not blank
+    return found, found.year
 
 
 def format_points(points: Fraction) -> str:
@@ -432,6 +437,17 @@ def _int_field(line: str, number: int, first: int, last: int, name: str) -> int 
     return int(text)
 
 
+def _count(line: str, number: int, label: str) -> int | None:
+    """A number record's value; exporters may follow it with a note in brackets
+    (``062 129 (88)``: players, of whom 88 took part), which is dropped."""
+    text = line[4:].strip()
+    m = re.fullmatch(r"(\d+)\s*(\(.*\))?", text)
+    if text and not m:
+        shown = text.split("(")[0].strip() or text
+        raise _error(number, 5, f"{label} {shown!r} is not a number")
+    return int(m[1]) if m else None
+
+
 def parse_trf(text: str) -> TrfFile:
     """Read the text of a TRF16 / TRF26 file.
 
@@ -448,6 +464,7 @@ def parse_trf(text: str) -> TrfFile:
     """
     header: dict[str, object] = {}
     deputies: list[str] = []
+    round_dates: tuple[str, int] | None = None
     players: list[TrfPlayer] = []
     records: list[TrfRecord] = []
     for number, line in enumerate(_split_lines(text), start=1):
@@ -463,7 +480,7 @@ def parse_trf(text: str) -> TrfFile:
             deputies.append(value)
         elif code in _HEADER_INT:
             key, label = _HEADER_INT[code]
-            parsed = _int_field(line, number, 5, max(len(line), 5), label)
+            parsed = _count(line, number, label)
             if parsed is not None and not 1 <= parsed <= 99 and key in ("rounds", "planned_rounds"):
                 raise _error(number, 5, f"{label} {parsed} is out of range (1-99)")
             header[key] = parsed
@@ -474,7 +491,7 @@ def parse_trf(text: str) -> TrfFile:
             except ValueError:
                 raise _error(number, 5, f"{label} {value!r} is not a date") from None
         elif code == "132":
-            header["round_dates"] = _parse_round_dates(line, number)
+            round_dates = (line, number)
         elif code == "152":
             colour = value.upper()
             if colour not in ("W", "B", ""):
@@ -500,6 +517,11 @@ def parse_trf(text: str) -> TrfFile:
             records.append(TrfRecord(code=code, text=line))
     if deputies:
         header["deputy_arbiters"] = tuple(deputies)
+    if round_dates is not None:
+        start = header.get("start_date")
+        header["round_dates"] = _parse_round_dates(
+            *round_dates, start if isinstance(start, date) else None
+        )
     players.sort(key=lambda p: p.rank)
     _check_players(players)
     return TrfFile(
@@ -509,18 +531,20 @@ def parse_trf(text: str) -> TrfFile:
     )
 
 
-def _parse_round_dates(line: str, number: int) -> tuple[date | None, ...]:
-    dates: list[date | None] = []
-    column = FIRST_CELL_COLUMN
-    while column <= len(line):
-        raw = _field(line, column, column + CELL_WIDTH - 1)
-        try:
-            dates.append(parse_date(raw))
-        except ValueError:
-            raise _error(
-                number, column, f"round {len(dates) + 1} date {raw.strip()!r} is not a date"
-            ) from None
-        column += CELL_WIDTH
+def _parse_round_dates(line: str, number: int, start: date | None) -> tuple[date | None, ...]:
+    texts = [
+        _field(line, column, column + CELL_WIDTH - 1)
+        for column in range(FIRST_CELL_COLUMN, len(line) + 1, CELL_WIDTH)
+    ]
+    try:
+        dates = list(parse_round_dates(texts, start))
+    except ValueError as exc:
+        bad = int(exc.args[1])
+        raise _error(
+            number,
+            FIRST_CELL_COLUMN + CELL_WIDTH * bad,
+            f"round {bad + 1} date {texts[bad].strip()!r} is not a date",
+        ) from None
     while dates and dates[-1] is None:
         dates.pop()
     return tuple(dates)
@@ -544,9 +568,10 @@ def _parse_player(line: str, number: int) -> TrfPlayer:
         raise _error(number, 5, f"start rank {rank} is out of range (1-9999)")
 
     sex_text = _field(line, 10, 10).strip().lower()
-    if sex_text not in ("m", "w", ""):
-        raise _error(number, 10, f"sex {sex_text!r} is not m or w")
-    sex: Literal["m", "w"] | None = "m" if sex_text == "m" else "w" if sex_text == "w" else None
+    if sex_text not in ("m", "w", "f", ""):
+        raise _error(number, 10, f"sex {sex_text!r} is not m, w or f")
+    # TRF16 says w; Swiss-Manager and others write f (female)
+    sex: Literal["m", "w"] | None = "m" if sex_text == "m" else "w" if sex_text else None
 
     title_text = _field(line, 11, 13)
     try:
@@ -564,7 +589,9 @@ def _parse_player(line: str, number: int) -> TrfPlayer:
     if federation and not re.fullmatch(r"[A-Za-z]{3}", federation):
         raise _error(number, 54, f"federation {federation!r} is not a 3-letter code")
 
-    fide_id = _int_field(line, number, 58, 68, "FIDE id") or None
+    fide_id = None
+    if _field(line, 58, 68).strip("- "):  # some programs fill an unknown id with dashes
+        fide_id = _int_field(line, number, 58, 68, "FIDE id") or None
 
     birth_text = _field(line, 70, 79)
     try:
@@ -635,6 +662,8 @@ def _parse_cell(line: str, number: int, column: int, round_: int) -> Cell | None
     except ValueError:
         raise _error(number, column + 7, f"{where}: result code {letter!r} is not known") from None
 
+    if opponent is None and code is Code.DRAW:
+        code = Code.HALF_BYE  # Swiss Master writes a half-point bye as "0000 - ="
     if opponent is None:
         if code in (Code.WIN, Code.DRAW, Code.LOSS) or code in (
             Code.WIN_NO_MOVE,
@@ -782,15 +811,15 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
 
 def _player_event(p: TrfPlayer, tid: str) -> InputEvent:
     where = f"line {p.line}, player {p.rank}" if p.line else f"player {p.rank}"
-    if not p.federation:
-        raise TrfError(f"{where}: federation (columns 54-56) is blank")
     return _wrap(
         where,
         PlayerRegistered,
         tournament_id=tid,
         rank=p.rank,
         name=p.name,
-        federation=p.federation,
+        # blank, or a code not on FIDE's list (an anonymised ``ZZZ``): an unknown federation,
+        # which no norm rule guesses (the README's readings)
+        federation=p.federation if is_federation(p.federation) else None,
         fide_id=p.fide_id,
         sex=p.sex,
         title=p.title.value if p.title else None,

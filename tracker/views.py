@@ -25,7 +25,7 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref, prospect_detail, score_text
-from tracker.evaluation import PlayerRound, verdict_for
+from tracker.evaluation import PlayerRound, norm_event, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
@@ -50,6 +50,12 @@ class TournamentSummary(_View):
     players: int
     edition: str
     """The title regulations the tournament is judged by."""
+    rate_of_play: str = "unknown"
+    """``standard``, ``rapid``, ``blitz`` or ``unknown``, from the file's time control."""
+    norm_event: bool = True
+    """Whether the event can give title norms and title ratings (its rate of play)."""
+    norm_event_reason: str = ""
+    """How the rate of play was read and, when it is no norm event, why."""
 
 
 class CrossCell(_View):
@@ -110,7 +116,8 @@ class PlayerCard(_View):
     rank: int
     name: str
     title: str | None
-    federation: str
+    federation: str | None
+    """``None``: not known."""
     fide_id: int | None
     rating: int | None
     place: int
@@ -125,6 +132,7 @@ class PlayerCard(_View):
 
 def summary(state: TournamentState) -> TournamentSummary:
     t = state.tournament
+    gate = norm_event(state)
     return TournamentSummary(
         tournament_id=t.id,
         name=t.name,
@@ -136,6 +144,9 @@ def summary(state: TournamentState) -> TournamentSummary:
         rounds_finished=state.announced,
         players=len(state.players),
         edition=state.title_rules.name,
+        rate_of_play=gate.rate.pace.value,
+        norm_event=gate.norms,
+        norm_event_reason=gate.reason,
     )
 
 

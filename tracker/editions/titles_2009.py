@@ -120,6 +120,18 @@ class TitleRules2009:
     reached (1.3: "for ratings achieved after 1st July 2017, the player must at that time
     have played at least 30 rated games"); the 2009 text has no such rule, its revision of
     1 July 2017 (:data:`FIDE_2009R2017`) has."""
+    norm_rate_minimum: tuple[int, str] | None = (120, "1.14")
+    """Minutes each player must have for 60 moves in a norm event, and the article. 1.14
+    lists the allowed time controls (the summary table of 1.6: "not less than 120 minutes");
+    read as 120 minutes for 60 moves, the least of the listed controls."""
+    max_rounds_per_day: tuple[int, str] | None = (2, "1.13")
+    """1.13: no more than two rounds a day (a flag on the norm)."""
+    one_round_days: tuple[int, frozenset[Title], str] | None = None
+    """Days with one round only that a norm event of these titles must have (1.1.3a of
+    2024); 2009 has no such rule."""
+    max_event_days: tuple[int, str] | None = (90, "1.15")
+    """1.15: normally only events played within 90 days; longer ones (leagues, national
+    championships, approved events) declare the list used (1.16). A flag on the norm."""
 
     # -- 0.31 / 1.51 which titles a player can gain ------------------------------------------
 
@@ -217,8 +229,11 @@ class TitleRules2009:
     def exclusion(
         self, opponent: Player, code: Code, t: Tournament, unrated_scored_zero: bool
     ) -> tuple[str, str] | None:
-        """1.42a–d: ``(article, reason)`` when a game does not count for norms."""
-        if opponent.federation.upper() in self.non_member_federations:
+        """1.42a–d: ``(article, reason)`` when a game does not count for norms. An opponent
+        of unknown federation is not taken for a non-member (1.42a applies to the codes of
+        :attr:`non_member_federations` as the file writes them)."""
+        fed = opponent.federation
+        if fed is not None and fed.upper() in self.non_member_federations:
             return "1.42a", "opponent's federation is not a FIDE member"
         if opponent.computer:
             return "1.42b", "game against a computer"

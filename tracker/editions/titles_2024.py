@@ -93,6 +93,20 @@ class TitleRules2024(TitleRules2009):
     rating_title_min_games: int | None = 30
     """1.3: "For ratings achieved after 1st July 2017, the player must at that time have
     played at least 30 rated games"."""
+    norm_rate_minimum: tuple[int, str] | None = (120, "1.1.3")
+    """1.1.3: each player must have at least 2 hours for all the moves, assuming 60 moves."""
+    max_rounds_per_day: tuple[int, str] | None = (2, "1.1.3")
+    """1.1.3: no more than two rounds a day."""
+    one_round_days: tuple[int, frozenset[Title], str] | None = (
+        3,
+        frozenset({GM, WGM}),
+        "1.1.3a",
+    )
+    """1.1.3a: a GM or WGM application based on norms needs one norm from an event with one
+    round a day on at least three days. Reading: at least three days of the event have a
+    single round (other days may have two)."""
+    max_event_days: tuple[int, str] | None = None
+    """2024 has no 90-day rule; events over 30 days use game-date ratings (1.1.4)."""
     event_type_swiss: tuple[int, int] | None = (40, 2000)
     """1.5.6: an individual Swiss where every round has at least 40 participants with an
     average rating of at least 2000 (players counted only if they miss at most one round,

@@ -68,6 +68,13 @@ class TitleRulesPre2009(TitleRules2009):
     """2.2: Swiss events with at least 20 foreign rated players from at least 3 nations, 10 of
     them GM, IM, WGM or WIM."""
     exemptions_lift_caps: bool = True
+    norm_rate_minimum: tuple[int, str] | None = None
+    """The summary states no rate of play: only the rating regulations' minimum (B.02 1.1)
+    applies."""
+    max_rounds_per_day: tuple[int, str] | None = None
+    """The summary states no limit of rounds a day."""
+    max_event_days: tuple[int, str] | None = None
+    """The summary states no limit on an event's length."""
     eligibility_article: str = "1"
     """1 ("Titelvoraussetzungen"): GM, IM, WGM ("Frauen-Großmeister") and WIM by norms, FM,
     WFM, CM and WCM by rating. The summary ranks no title against another; the 2009 reading
