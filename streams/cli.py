@@ -23,7 +23,11 @@ def register(sub: Any) -> None:
     worker = sub.add_parser("worker", help="run the streaming worker (faust) on the input topic")
     worker.add_argument("--broker", help=BROKER_HELP)
     worker.add_argument(
-        "-l", "--loglevel", default="info", choices=["crit", "error", "warn", "info", "debug"]
+        "-l",
+        "--loglevel",
+        default="info",
+        choices=["crit", "error", "warn", "info", "debug"],
+        help="how much the worker logs (default: info)",
     )
     worker.add_argument(
         "--web-port", type=int, help="serve the web views, the alert stream and /live on this port"
@@ -64,7 +68,13 @@ def register(sub: Any) -> None:
     alerts = sub.add_parser("alerts", help="print the alerts on the output topics")
     alerts.add_argument("--broker", help=BROKER_HELP)
     alerts.add_argument("--follow", action="store_true", help="keep printing new alerts")
-    alerts.add_argument("--format", choices=["text", "jsonl"], default="text")
+    alerts.add_argument(
+        "--format",
+        choices=["text", "jsonl"],
+        default="text",
+        help="text: one line per alert naming its round, standings per round (default); "
+        "jsonl: each alert as JSON, the event contract",
+    )
     alerts.add_argument(
         "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
     )
@@ -107,12 +117,16 @@ def register(sub: Any) -> None:
 
     dead = sub.add_parser("dead-letters", help="print the refused input messages")
     dead.add_argument("--broker", help=BROKER_HELP)
-    dead.add_argument("--follow", action="store_true")
-    dead.add_argument("--timeout", type=float, metavar="S")
+    dead.add_argument("--follow", action="store_true", help="keep printing new refused messages")
+    dead.add_argument(
+        "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
+    )
     dead.set_defaults(func=cmd_dead_letters)
 
     schema = sub.add_parser("schema", help="write the JSON Schemas of the events")
-    schema.add_argument("--out", default="schemas", metavar="DIR", help="default: ./schemas")
+    schema.add_argument(
+        "--out", default="out/schemas", metavar="DIR", help="default: ./out/schemas"
+    )
     schema.set_defaults(func=cmd_schema)
 
 

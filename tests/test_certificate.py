@@ -3,19 +3,22 @@ certificate``, on the seed tournaments (expected values from seeds/README.md).""
 
 from __future__ import annotations
 
+import io
 import json
 import re
-import zlib
 from pathlib import Path
 
+import pypdf
 import pytest
 
 from tests.test_views import SEEDS, replayed
+from tracker import certificate_pdf
 from tracker import events as ev
-from tracker.certificate import NoNorm, certificate
+from tracker.certificate import NoNorm, NormCertificate, certificate
 from tracker.certificate_html import render as html
 from tracker.certificate_pdf import render as pdf
 from tracker.cli import main
+from tracker.replay import Replay, read_events
 from tracker.titles import Title
 
 SECURED = str(SEEDS / "swiss-11r-secured-2013.trf")
@@ -32,7 +35,7 @@ def test_certificate_after_the_round_the_norm_was_secured() -> None:
         "ROU",
     )
     assert (cert.score, cert.games_counted, cert.ra, cert.rp, cert.percentage) == (
-        "6½",
+        6.5,
         9,
         2536,
         2702,
@@ -46,11 +49,90 @@ def test_certificate_after_the_round_the_norm_was_secured() -> None:
     for game, counted in zip(cert.games, norm.evidence.counted, strict=True):
         assert game.opponent == counted.opponent
         assert game.result == {"1": "1", "=": "½", "0": "0"}[counted.result]
+        assert game.points == {"1": 1, "=": 0.5, "0": 0}[counted.result]
+    assert cert.score_text == "6½"
+    assert cert.score == sum(g.points for g in cert.games)
     assert sum(cert.opponent_titles.values()) == 9
     assert sum(cert.opponent_federations.values()) == 9
     assert "ROU" not in cert.opponent_federations or cert.opponent_federations["ROU"] <= 5
     assert all(r.met for r in cert.requirements)
     assert cert.tournament.name == "Danube Masters 2013"
+
+
+def test_the_event_block_comes_from_the_arbiters_file() -> None:
+    """seeds/swiss-11r-secured-2013.trf: 022 Novi Sad, 102 IA Jovanovic, Dragan, 122 the rate
+    of play, 092 Swiss system, 132 the round dates; 32 players, all rated, 14 of them of the
+    host federation SRB, from 13 federations."""
+    state, _ = replayed("swiss-11r-secured-2013.trf")
+    cert = certificate(state, 14, Title.GM, up_to=9)
+    e = cert.event
+    assert (e.venue, e.chief_arbiter, e.event_type) == (
+        "Novi Sad",
+        "IA Jovanovic, Dragan",
+        "Swiss system",
+    )
+    assert e.rate_of_play == "90 min/40 moves + 30 min + 30 sec/move"
+    assert (e.players, e.rated_players, e.federations) == (32, 32, 13)
+    srb = sum(p.federation == "SRB" for p in state.players.values())
+    assert e.foreign_players == 32 - srb
+    assert sum(e.title_holders.values()) == sum(p.title is not None for p in state.players.values())
+    assert [g.date.isoformat() if g.date else None for g in cert.games[:4]] == [
+        "2013-08-03",
+        "2013-08-04",
+        "2013-08-05",
+        "2013-08-05",
+    ]
+    # the player is ROU: every opponent is foreign
+    assert cert.foreign_opponents == 9
+    assert cert.unrated_opponents == 0
+
+
+def test_html_and_pdf_follow_the_it1_order_and_leave_blanks_for_the_arbiter() -> None:
+    """IT1: the norm, the event (venue, dates, federation, chief arbiter, rate of play,
+    players), the player, the opponents, the totals (games, score, Ra, Rp), signatures. A
+    file without 022/102/122 leaves venue, chief arbiter and rate of play blank to fill in."""
+    state, _ = replayed("swiss-11r-secured-2013.trf")
+    cert = certificate(state, 14, Title.GM, up_to=9)
+    order = [
+        "Norm for the title of: GM",
+        "Venue",
+        "Novi Sad",
+        "Dates",
+        "Host federation",
+        "Chief arbiter",
+        "IA Jovanovic, Dragan",
+        "Rate of play",
+        "90 min/40 moves",
+        "Players",
+        "Title-holders",
+        "Dumitrescu, Radu",
+        "90000314",
+        "Balogh, Bence",
+        "Number of games",
+        "Score",
+        "6½ (72 %)",
+        "Ra (average rating of the opponents)",
+        "Rp (rating performance)",
+        "2702",
+        "Chief arbiter: IA Jovanovic, Dragan",
+        "signature",
+    ]
+    for text in (html(cert).partition("<body>")[2], pdf_text(pdf(cert))):
+        at = 0
+        for item in order:  # each after the one before
+            at = text.find(item, at)
+            assert at >= 0, (item, text)
+    bare = cert.model_copy(
+        update={
+            "event": cert.event.model_copy(
+                update={"venue": None, "chief_arbiter": None, "rate_of_play": None}
+            )
+        }
+    )
+    page = html(bare)
+    for label in ("Venue", "Chief arbiter", "Rate of play"):
+        assert f'<dt>{label}</dt><dd><span class="blank"></span></dd>' in page
+    assert "Novi Sad" not in page
 
 
 def test_the_final_certificate_is_that_of_the_alert_in_force() -> None:
@@ -78,7 +160,7 @@ def test_a_certificate_after_a_later_round_names_no_alert_it_is_not_the_evidence
     state, _ = replayed("swiss-11r-secured-2013.trf")
     cert = certificate(state, 14, up_to=11)
     assert cert.title == "GM"
-    assert (cert.rounds_considered, cert.score, cert.games_counted, cert.rp) == (10, "6½", 10, 2650)
+    assert (cert.rounds_considered, cert.score, cert.games_counted, cert.rp) == (10, 6.5, 10, 2650)
     assert {(i.round, i.article) for i in cert.ignored} == {(11, "1.42f")}
     assert cert.rp >= 2600
     assert cert.ra >= 2380
@@ -110,14 +192,8 @@ def test_html_names_every_opponent_and_escapes() -> None:
 
 
 def pdf_text(data: bytes) -> str:
-    """The text drawn in a PDF made by fpdf2 (its page streams are zlib-compressed)."""
-    texts = []
-    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", data, re.S):
-        try:
-            texts.append(zlib.decompress(stream).decode("latin-1"))
-        except zlib.error:
-            continue
-    return "".join(re.findall(r"\((.*?)\) ?Tj", "".join(texts)))
+    """The text of a PDF as a reader extracts it (pypdf, through the fonts' Unicode maps)."""
+    return "\n".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages)
 
 
 def test_pdf_is_one_page_with_the_figures() -> None:
@@ -133,6 +209,73 @@ def test_pdf_is_one_page_with_the_figures() -> None:
         assert g.opponent.name in text
 
 
+NAMES = {
+    "Kovacevic, Mario": "Kovačević, Mario",  # Serbian / Croatian
+    "Dumitrescu, Radu": "Dumitrescu, Răzvan",  # Romanian
+    "Balogh, Bence": "Παπαδόπουλος, Γιώργος",  # Greek
+    "Orlov, Kirill": "Орлов, Кирилл",  # Russian, in Cyrillic
+}
+
+
+def renamed_certificate(names: dict[str, str]) -> NormCertificate:
+    """The secured GM norm of the Danube Masters seed, with players renamed in the TRF (the
+    name field, columns 15-47 of each 001 line)."""
+    lines = []
+    for line in (SEEDS / "swiss-11r-secured-2013.trf").read_text().splitlines():
+        if line.startswith("001 "):
+            name = line[14:47].strip()
+            line = line[:14] + names.get(name, name).ljust(33) + line[47:]
+        lines.append(line)
+    run = Replay()
+    for item in read_events("\n".join(lines) + "\n", "renamed.trf"):
+        run.feed(item)
+    (state,) = run.states.values()
+    return certificate(state, 14, Title.GM, up_to=9)
+
+
+def test_pdf_spells_serbian_romanian_greek_and_cyrillic_names() -> None:
+    """The PDF embeds a Unicode font: a reader extracts every name as registered."""
+    cert = renamed_certificate(NAMES)
+    assert {g.opponent.name for g in cert.games} >= {NAMES[n] for n in NAMES if "Dumi" not in n}
+    data, undrawn = certificate_pdf.render_noting_gaps(cert)
+    assert undrawn == []
+    text = pdf_text(data)
+    for name in NAMES.values():
+        assert name in text
+    assert "Letters this PDF could not draw" not in text
+    assert len(pypdf.PdfReader(io.BytesIO(data)).pages) == 1
+
+
+def test_without_a_unicode_font_the_pdf_names_the_letters_it_could_not_draw(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """On a machine with neither font the PDF falls back to Helvetica (Latin-1) and says, at
+    its top and on stderr, which letters it could not draw: never a silent Kovacevic."""
+    monkeypatch.setattr(certificate_pdf, "unicode_fonts", lambda: ())
+    cert = renamed_certificate({"Kovacevic, Mario": "Kovačević, Mario"})
+    data, undrawn = certificate_pdf.render_noting_gaps(cert)
+    assert undrawn == ["ć U+0107", "č U+010D"]
+    text = " ".join(pdf_text(data).split())
+    assert "Letters this PDF could not draw" in text
+    assert "U+0107" in text
+    assert "U+010D" in text
+    # the seed's own names are all Latin-1: nothing to report
+    state, _ = replayed("swiss-11r-secured-2013.trf")
+    assert certificate_pdf.render_noting_gaps(certificate(state, 14, up_to=9))[1] == []
+    trf = tmp_path / "renamed.trf"
+    trf.write_text(
+        (SEEDS / "swiss-11r-secured-2013.trf")
+        .read_text()
+        .replace("Kovacevic, Mario", "Kovačević, Mario"),
+        encoding="utf-8",
+    )
+    out = tmp_path / "cert.pdf"
+    assert main(["certificate", str(trf), "--player", "14", "--round", "9", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "tracker: warning: the PDF could not draw these letters" in err
+    assert "č U+010D" in err
+
+
 def test_cli_writes_json_html_and_pdf(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["certificate", SECURED, "--player", "90000314", "--round", "9"]) == 0
     body = json.loads(capsys.readouterr().out)
@@ -145,7 +288,7 @@ def test_cli_writes_json_html_and_pdf(tmp_path: Path, capsys: pytest.CaptureFixt
         assert f"{out}: GM norm of Dumitrescu, Radu, rounds 1-9\n" in capsys.readouterr().err
     assert main(["certificate", SECURED, "--player", "14"]) == 0
     body = json.loads(capsys.readouterr().out)
-    assert (body["rounds_considered"], body["score"], body["rp"]) == (9, "6½", 2702)
+    assert (body["rounds_considered"], body["score"], body["rp"]) == (9, 6.5, 2702)
 
 
 def test_cli_names_the_file_when_there_is_no_norm(capsys: pytest.CaptureFixture[str]) -> None:

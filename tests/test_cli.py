@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
 import sys
+from importlib.metadata import EntryPoint
 from pathlib import Path
 
 import pytest
 
+from tracker import cli as tracker_cli
 from tracker import events as ev
-from tracker.cli import main
-from tracker.replay import from_jsonl
+from tracker.cli import build_parser, main
+from tracker.replay import from_jsonl, read_events, replay
+from tracker.report import story
 
 ROOT = Path(__file__).resolve().parent.parent
 SEEDS = ROOT / "seeds"
@@ -52,10 +56,10 @@ def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixt
     assert out.index("round 9 finished") < out.index("GM norm achieved")
     # so is each player's entry into contention and exit from it
     assert (
-        "   in contention for the GM norm: IM Garrido Ruiz, Pablo (ESP) — needs 5½/8 from the "
-        "remaining games" in out
+        "   round 1: in contention for the GM norm: IM Garrido Ruiz, Pablo (ESP) — needs 5½/8 "
+        "from the remaining games" in out
     )
-    assert "   GM norm out of reach: IM Santoro, Matteo (ITA) — rating" in out
+    assert "   round 8: GM norm out of reach: IM Santoro, Matteo (ITA) — rating" in out
 
 
 def jsonl_lines(out: str) -> list[dict[str, object]]:
@@ -352,3 +356,156 @@ def test_check_before_the_last_round_lists_each_way_with_a_result_per_remaining_
         assert all(name in opponent for (_, name), opponent in zip(pairs, remaining, strict=True))
         halves = sum({"1": 2, "=": 1, "0": 0}[letter] for letter, _ in pairs)
         assert halves == 2 * int(score.rstrip("½")) + score.endswith("½"), way
+
+
+# ----------------------------------------------------------------------------- the first hour
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert re.fullmatch(r"tracker \d+\.\d+\.\d+\S*\n", capsys.readouterr().out)
+
+
+@pytest.mark.parametrize("command", ["check", "certificate"])
+@pytest.mark.parametrize("number", ["0", "-3", "99"])
+def test_a_round_out_of_range_names_the_range(
+    capsys: pytest.CaptureFixture[str], command: str, number: str
+) -> None:
+    """The GM round robin has 9 rounds, all finished: 0 is not the last round, -3 not a
+    round at all, 99 not one of them."""
+    code, out, err = run(capsys, command, GM_RR_TRF, "--player", "6", f"--round={number}")
+    assert code == 2
+    assert out == ""
+    assert err == (
+        f"tracker: error: --round {number}: out of range: rounds 1-9 of 9 have finished\n"
+    )
+
+
+def test_unreadable_input_is_a_sentence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for path, why in (
+        (tmp_path, "is a folder, not a file"),
+        (tmp_path / "nowhere.trf", "no such file or folder"),
+    ):
+        code, _, err = run(capsys, "check", str(path), "--player", "1")
+        assert code == 2
+        assert err == f"tracker: error: {path}: cannot read it: {why}\n"
+        assert "Errno" not in err
+
+
+def test_out_makes_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    secured = str(SEEDS / "swiss-11r-secured-2013.trf")
+    out = tmp_path / "out" / "cert.html"
+    assert main(["certificate", secured, "--player", "14", "--out", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    capsys.readouterr()
+
+
+def test_an_unwritable_out_is_a_sentence(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    secured = str(SEEDS / "swiss-11r-secured-2013.trf")
+    (tmp_path / "a-file").write_text("")
+    for out, why in (
+        (tmp_path / "a-file" / "c.pdf", "a part of the path is a file, not a folder"),
+        (tmp_path, "is a folder, not a file"),
+    ):
+        code, _, err = run(capsys, "certificate", secured, "--player", "14", "--out", str(out))
+        assert code == 2
+        assert err.startswith(f"tracker: error: --out {out}: cannot write it: {why}")
+        assert "Errno" not in err
+
+
+def test_title_in_any_case(capsys: pytest.CaptureFixture[str]) -> None:
+    _, upper, _ = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM")
+    code, lower, err = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "gm")
+    assert (code, err) == (0, "")
+    assert lower == upper
+    with pytest.raises(SystemExit):
+        main(["check", GM_RR_TRF, "--player", "6", "--title", "fm"])
+    assert "--title: invalid choice: 'FM' (choose from" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("command", "options"),
+    [
+        ("replay", ["--format"]),
+        ("check", ["--title", "--round"]),
+        ("certificate", ["--format", "--title", "--round", "--out"]),
+    ],
+)
+def test_every_option_has_help(command: str, options: list[str]) -> None:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    actions = {o: a for a in sub.choices[command]._actions for o in a.option_strings}
+    for option in options:
+        assert actions[option].help, option
+    assert all(a.help for a in sub.choices[command]._actions), command
+
+
+def test_a_command_of_a_missing_extra_names_the_extra(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Without the streams extra the plugin cannot be imported: its commands are listed and,
+    with any arguments, say what to install (exit 2), instead of argparse's invalid choice."""
+    missing = EntryPoint("streams", "no_such_module_here.cli:register", "tracker.commands")
+    monkeypatch.setattr(tracker_cli, "entry_points", lambda group: [missing])
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "worker" in capsys.readouterr().out
+    for argv in (
+        ["worker", "--broker", "kafka://127.0.0.1:9092"],
+        ["publish", "seeds/x.trf", "--pace", "2"],
+        ["alerts", "--follow", "--format", "text"],
+        ["schema", "--out", "out/schemas"],
+        ["dead-letters", "--help"],
+    ):
+        code, out, err = run(capsys, *argv)
+        assert (code, out) == (2, "")
+        assert err.startswith(f"tracker {argv[0]}: needs the streams extra (")
+        assert "pip install -e '.[streams]'" in err
+
+
+def test_a_closed_pipe_is_not_an_error() -> None:
+    """``tracker replay … | head -1``: the reader leaves early; no "Broken pipe", not even at
+    the interpreter's exit, and exit 0."""
+    proc = subprocess.Popen(
+        # ~200 kB, more than a pipe holds, so the writer meets the closed pipe
+        [
+            PYTHON,
+            "-m",
+            "tracker",
+            "replay",
+            str(SEEDS / "swiss-11r-secured-2013.trf"),
+            "--format",
+            "jsonl",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    assert proc.stderr is not None
+    assert proc.stdout.readline().startswith(b"{")
+    proc.stdout.close()
+    err = proc.stderr.read()
+    assert proc.wait(timeout=120) == 0
+    assert err == b""
+
+
+def test_every_alert_line_names_its_round(capsys: pytest.CaptureFixture[str]) -> None:
+    """``tracker alerts --format text`` follows several topics, so an alert may come after a
+    later round's standings: each alert's line says its round. A half point is ``½``, never
+    ``0½``."""
+    for seed in sorted(SEEDS.glob("*.trf")):
+        for alert in replay(read_events(seed.read_text(encoding="utf-8"), seed.name)):
+            lines = list(story([alert], top=100))
+            if isinstance(alert, ev.RoundFinished):
+                assert f"round {alert.round} finished" in lines[1]
+                scores = [line.split()[-3] for line in lines[3:] if line.strip()[0].isdigit()]
+                assert not any(s.startswith("0½") for s in scores), scores
+                continue
+            for line in lines:
+                assert f"round {alert.round}: " in line, line
+                assert "0½" not in line, line

@@ -92,15 +92,14 @@ def test_winner_of_the_round_robin_needs_five_and_a_half_of_eight_after_round_on
     assert entered.prospect is not None
     assert entered.prospect.exact
     assert entered.prospect.games_left == 8
-    assert entered.prospect.ways[0].score == "5½"
-    assert [w.score for w in entered.prospect.ways] == ["5½", "6", "6½", "7", "7½", "8"]
+    assert entered.prospect.ways[0].score == 5.5
+    assert [w.score for w in entered.prospect.ways] == [5.5, 6, 6.5, 7, 7.5, 8]
     # the wire form gives each way's example as one TRF letter per game of ``remaining``,
     # whose letters add up to the way's score
     points = {"1": 2, "=": 1, "0": 0}
     for w in entered.prospect.ways:
         assert len(w.results) == len(entered.prospect.remaining) == 8
-        halves = 2 * int(w.score.rstrip("½") or 0) + w.score.endswith("½")
-        assert sum(points[r] for r in w.results) == halves
+        assert sum(points[r] for r in w.results) == 2 * w.score
 
 
 # ----------------------------------------------------------------------------- Swiss
@@ -238,7 +237,7 @@ def test_a_correction_that_ends_contention_says_out_of_reach_and_back_re_enters(
     (reentry,) = [a for a in back if isinstance(a, ev.NormProspect) and a.player.rank == 1]
     assert reentry.status == "entered"
     assert reentry.prospect is not None
-    assert [w.score for w in reentry.prospect.ways] == ["1"]
+    assert [w.score for w in reentry.prospect.ways] == [1]
     assert reentry.alert_id != entered[0].alert_id
     # the ids rest on the facts: the same corrections again give the same ids
     replayed, _ = through_round(8)

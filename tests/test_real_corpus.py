@@ -168,7 +168,7 @@ def test_czech_round_robin_im_norm_by_hand_1_48() -> None:
     norm = norms[0]
     assert (norm.title, norm.round, norm.secured_early) == ("IM", 9, False)
     e = norm.evidence
-    assert (e.games, e.score, e.percentage) == (9, "6", 67)
+    assert (e.games, e.score, e.percentage) == (9, 6, 67)
     assert (e.average_rating, e.performance, e.games_credited) == (2356, 2481, 9)
     actual = {r.name: r.actual for r in e.requirements}
     assert actual["title-holders"] == "7"

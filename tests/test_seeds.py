@@ -18,7 +18,7 @@ def alerts(name: str) -> list[ev.OutputEvent]:
     return list(replay(read_events(path.read_text(encoding="utf-8"), path.name)))
 
 
-def norms(found: list[ev.OutputEvent]) -> list[tuple[int, int, str, bool, str, int, int, int]]:
+def norms(found: list[ev.OutputEvent]) -> list[tuple[int, int, str, bool, float, int, int, int]]:
     return [
         (
             a.round,
@@ -37,11 +37,11 @@ def norms(found: list[ev.OutputEvent]) -> list[tuple[int, int, str, bool, str, i
 
 EXPECTED = {
     # round, start rank, title, secured early, score, games, Ra, Rp
-    "gm-roundrobin-2011.trf": [(9, 6, "GM", False, "6½", 9, 2466, 2632)],
-    "swiss-open-9r-2012.trf": [(9, 12, "IM", False, "6", 9, 2390, 2515)],
-    "swiss-11r-secured-2013.trf": [(9, 14, "GM", True, "6½", 9, 2536, 2702)],
-    "forfeits-2012.trf": [(9, 7, "GM", False, "6½", 9, 2463, 2629)],
-    "dropped-win-2012.trf": [(10, 14, "GM", False, "5", 9, 2558, 2601)],
+    "gm-roundrobin-2011.trf": [(9, 6, "GM", False, 6.5, 9, 2466, 2632)],
+    "swiss-open-9r-2012.trf": [(9, 12, "IM", False, 6, 9, 2390, 2515)],
+    "swiss-11r-secured-2013.trf": [(9, 14, "GM", True, 6.5, 9, 2536, 2702)],
+    "forfeits-2012.trf": [(9, 7, "GM", False, 6.5, 9, 2463, 2629)],
+    "dropped-win-2012.trf": [(10, 14, "GM", False, 5, 9, 2558, 2601)],
     "federation-fail-2011.trf": [],
 }
 

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 
 import pytest
 
-from streams.cli import cmd_alerts, cmd_publish, cmd_schema, cmd_worker
-from tracker.cli import build_parser, main
+from streams.cli import cmd_alerts, cmd_publish, cmd_schema, cmd_worker, register
+from tracker.cli import OPTIONAL_COMMANDS, build_parser, main
 
 
 def test_subcommands_are_registered() -> None:
@@ -27,6 +28,16 @@ def test_subcommands_are_registered() -> None:
     args = parser.parse_args(["schema", "--out", "x"])
     assert args.func is cmd_schema
     assert args.out == "x"
+
+
+def test_the_core_knows_the_commands_the_streams_extra_adds() -> None:
+    """``tracker`` lists them by name when the extra is missing (tracker.cli), so the names
+    must be those :func:`register` adds; and every option of theirs has a help text."""
+    sub = argparse.ArgumentParser().add_subparsers()
+    register(sub)
+    assert tuple(sub.choices) == OPTIONAL_COMMANDS["streams"]
+    for name, parser in sub.choices.items():
+        assert all(a.help for a in parser._actions), name
 
 
 def test_schema_command_writes_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -160,6 +160,28 @@ def test_schemas_describe_the_messages(tmp_path: Path) -> None:
     assert json.loads(letter.encode())["offset"] == 1
 
 
+def test_the_alert_schema_has_its_version_and_numbers_for_scores(tmp_path: Path) -> None:
+    """Contract version 2 (README, "The event contract"): every alert carries
+    ``schema_version`` 2, and every score is a JSON number, the display text beside it."""
+    write_schemas(tmp_path)
+    alerts = json.loads((tmp_path / "output-event.schema.json").read_text())
+    defs = alerts["$defs"]
+    kinds = [d for d in defs.values() if "const" in d.get("properties", {}).get("type", {})]
+    assert len(kinds) == len(AUDIENCE_OF)
+    for kind in kinds:
+        assert kind["properties"]["schema_version"]["const"] == ev.SCHEMA_VERSION == 2
+    scored = {name: d["properties"] for name, d in defs.items() if "score" in d["properties"]}
+    assert set(scored) == {"NormEvidence", "ProspectNeed", "ProspectWay", "Standing"}
+    for name, props in scored.items():
+        assert props["score"]["type"] == "number", name
+    assert props_text(scored) == {"NormEvidence", "Standing"}
+
+
+def props_text(scored: dict[str, dict[str, object]]) -> set[str]:
+    """The models whose score has a display text beside it."""
+    return {name for name, props in scored.items() if "score_text" in props}
+
+
 def test_a_round_closed_event_is_tiny() -> None:
     e = ev.RoundClosed(tournament_id="t", round=1)
     assert encode_input(e) == b'{"type":"round_closed","tournament_id":"t","round":1}'

@@ -164,7 +164,8 @@ def test_byes_count_as_placed() -> None:
     finished = out[0]
     assert isinstance(finished, ev.RoundFinished)
     assert finished.last_round
-    assert {s.player.rank: s.score for s in finished.standings} == {1: "1", 2: "0", 3: "1"}
+    assert {s.player.rank: s.score for s in finished.standings} == {1: 1, 2: 0, 3: 1}
+    assert [s.score_text for s in finished.standings] == ["1", "1", "0"]
 
 
 def test_a_round_is_announced_when_closed_even_with_players_missing() -> None:
@@ -278,7 +279,8 @@ def test_the_round_robin_gives_the_candidate_a_gm_norm_after_the_last_round(
     assert [(n.player.rank, n.title, n.round) for n in norms] == [(1, "GM", 9)]
     norm = norms[0]
     assert not norm.secured_early
-    assert norm.evidence.score == "6½"
+    assert norm.evidence.score == 6.5
+    assert norm.evidence.score_text == "6½"
     assert norm.evidence.games == 9
     assert norm.evidence.average_rating == 2466
     assert norm.evidence.performance == 2632

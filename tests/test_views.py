@@ -35,7 +35,8 @@ def test_standings_of_the_round_robin() -> None:
     top = table.rows[0]
     # seeds/README.md a): IM Garrido Ruiz, 6½/9 against Ra 2466, 72 % -> dp 166, Rp 2632;
     # every game counts, so the performance is the norm's Rp
-    assert (top.place, top.player.name, top.score) == (1, "Garrido Ruiz, Pablo", "6½")
+    assert (top.place, top.player.name, top.score) == (1, "Garrido Ruiz, Pablo", 6.5)
+    assert top.score_text == "6½"
     assert top.performance == 2632
     assert top.norms == ("GM",)
     assert [r.norms for r in table.rows[1:]] == [()] * (len(table.rows) - 1)
@@ -44,10 +45,11 @@ def test_standings_of_the_round_robin() -> None:
     by_rank = {s.player.rank: s for s in last.standings}
     for row in table.rows:
         s = by_rank[row.player.rank]
-        assert (row.live_rating, row.rating_change, row.score) == (
+        assert (row.live_rating, row.rating_change, row.score, row.score_text) == (
             s.live_rating,
             s.rating_change,
             s.score,
+            s.score_text,
         )
 
 
@@ -86,7 +88,8 @@ def test_player_card_carries_the_norm_with_its_alert() -> None:
     card = player_card(state, norm.player.rank)
     assert (card.name, card.title, card.federation) == ("Garrido Ruiz, Pablo", "IM", "ESP")
     assert card.fide_id == norm.player.fide_id
-    assert (card.rating, card.score, card.place, card.performance) == (2455, "6½", 1, 2632)
+    assert (card.rating, card.score, card.place, card.performance) == (2455, 6.5, 1, 2632)
+    assert card.score_text == "6½"
     assert card.live_rating is not None
     assert card.rating_change == card.live_rating - 2455
     (gm,) = [n for n in card.norms if n.title == "GM"]
@@ -129,7 +132,7 @@ def test_player_card_carries_the_prospect_while_in_contention() -> None:
         "Garrido Ruiz, Pablo",
         "Oberhuber, Lukas",
     ]
-    assert [w.score for w in gm.prospect.ways] == ["3"]
+    assert [w.score for w in gm.prospect.ways] == [3]
     state, _ = replayed("gm-roundrobin-2011.trf", last_round=8)
     (gm,) = player_card(state, 9).norms
     assert (gm.contention, gm.prospect) == ("out_of_reach", None)

@@ -83,7 +83,7 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
     assert json.loads(body)["rank"] == 14
     status, kind, body = await fetch(wiring, f"{cert}?format=html&round=9")
     assert (status, kind) == (200, "text/html")
-    assert b"Rp (performance)" in body
+    assert b"Rp (rating performance)" in body
     assert b"2702" in body
     status, kind, _ = await fetch(
         wiring, f"/api/tournaments/{TID}/players/14/certificate?format=pdf"
@@ -230,6 +230,9 @@ async def test_a_tournament_held_by_an_unreachable_worker(
     monkeypatch.setattr(
         wiring.app.router, "external_topic_key_store", lambda topic, key: URL("http://127.0.0.1:9")
     )
-    status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
+    try:
+        status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
+    finally:  # the app's HTTP client that forwarded the request (faust makes it on first use)
+        await wiring.app.http_client.close()
     assert (status, kind) == (503, "application/json")
     assert "the worker at http://127.0.0.1:9 holding" in json.loads(body)["error"]

@@ -37,10 +37,17 @@ def player_fields(p: Player) -> dict[str, object]:
     }
 
 
-def score_text(score: Fraction) -> str:
-    """``6½`` style: how arbiters write scores."""
-    whole = int(score)
-    return f"{whole}½" if score.denominator != 1 else str(whole)
+def score_text(score: Fraction | float) -> str:
+    """How arbiters write a score, for display (the JSON number is beside it).
+
+    >>> [score_text(Fraction(n, 2)) for n in (0, 1, 2, 13)]
+    ['0', '½', '1', '6½']
+    >>> score_text(6.5)
+    '6½'
+    """
+    halves = int(score * 2)
+    whole = str(halves // 2) if halves // 2 or halves % 2 == 0 else ""
+    return whole + "½" * (halves % 2)
 
 
 def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEvidence:
@@ -65,7 +72,8 @@ def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEv
         achieved=v.achieved,
         rounds_considered=v.rounds_considered,
         games=v.games,
-        score=score_text(v.score),
+        score=float(v.score),
+        score_text=score_text(v.score),
         percentage=v.percentage,
         average_rating=v.average,
         performance=v.performance,
@@ -111,13 +119,13 @@ def prospect_detail(p: Prospect, rules: TitleRules) -> ev.Prospect:
             "ways": [
                 # _value_ is the member's value (Enum.value is a slower property); no
                 # results when the ways are a bound (no example)
-                {"score": score_text(w.score), "results": [code._value_ for code in w.results]}
+                {"score": float(w.score), "results": [code._value_ for code in w.results]}
                 for w in p.ways
             ],
             "needs": [
                 {
                     "games": n.games,
-                    "score": score_text(n.score),
+                    "score": float(n.score),
                     "average": n.average,
                     "best_available": n.best,
                 }

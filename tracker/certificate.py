@@ -5,11 +5,14 @@ Pure: a state in, a :class:`NormCertificate` out. :mod:`tracker.certificate_html
 :mod:`tracker.certificate_pdf` render it; ``tracker certificate`` and the worker's web view
 serve it.
 
-IT1 asks for the event (name, dates, host federation, system, rounds), the player (name,
-FIDE id, federation, title, birth date), each opponent with title, rating, federation and
-result, the games left out and why, Ra, Rp, the score and the number of games. What the
-events do not carry (venue, rate of play, the chief arbiter's name and signature) is left
-for the arbiter to fill in on the printed form.
+IT1 asks, in this order, for the norm (title), the event (name, venue, dates, host
+federation, chief arbiter, rate of play, type and system, rounds, and its players: how many,
+how many rated, foreign and title-holders), the player (name, FIDE id, federation, title,
+birth date, rating), each opponent with title, name, FIDE id, federation, rating and result,
+then the number of games, the score, Ra and Rp, and the signatures. Venue, chief arbiter,
+rate of play, type and round dates come from the input (TRF ``022``, ``102``, ``122``,
+``092``, ``132``, as optional fields of ``tournament_registered``); what it does not carry
+stays blank on the form for the arbiter, as do the signatures and the organiser.
 
 A certificate is the evidence of one alert. After a norm secured before the last round, a
 later round may give a different best attempt, with the tail of rounds after the norm left
@@ -46,13 +49,43 @@ class _Model(BaseModel):
 
 class CertificateGame(_Model):
     round: int
+    date: date | None
+    """The round's date (TRF ``132``), when the input gives it."""
     opponent: ev.PlayerRef
     """As registered: name, FIDE id, federation, title, rating (``None`` = unrated)."""
     rating_used: int
     """The rating the norm counts the opponent at (unrated value or raised floor applied)."""
+    points: float
+    """The player's points in the game: 1, 0.5 or 0."""
     result: str
-    """``1``, ``½``, ``0``; ``0 (forfeit)`` for a last-round forfeit counted under 1.42c."""
+    """For display: ``1``, ``½``, ``0``; ``0 (forfeit)`` for a last-round forfeit counted
+    under 1.42c."""
     note: str
+
+
+class CertificateEvent(_Model):
+    """What IT1 asks of the event beyond :class:`~tracker.views.TournamentSummary`: the
+    arbiter's file gives the first five (``None`` or empty when it does not), the players
+    registered give the counts."""
+
+    venue: str | None
+    """TRF ``022`` (the city)."""
+    chief_arbiter: str | None
+    """TRF ``102``, as written."""
+    rate_of_play: str | None
+    """TRF ``122`` (or ``222``), as written."""
+    event_type: str | None
+    """TRF ``092``, as written."""
+    round_dates: tuple[date | None, ...]
+    players: int
+    rated_players: int
+    foreign_players: int | None
+    """Players of a known federation other than the host's; ``None`` without a host
+    federation."""
+    federations: int
+    """Federations represented (known ones)."""
+    title_holders: dict[str, int]
+    """Players holding each title (``GM``, ``IM``, ``WGM``, …); untitled players not counted."""
 
 
 class CertificateIgnored(_Model):
@@ -71,6 +104,7 @@ class NormCertificate(_Model):
     player: ev.PlayerRef
     birth_date: date | None
     tournament: TournamentSummary
+    event: CertificateEvent
     edition: str
     edition_reason: str
     rounds_considered: int
@@ -82,7 +116,10 @@ class NormCertificate(_Model):
     games_counted: int
     games_credited: int
     """1.41c/1.49: the number of games the norm counts as."""
-    score: str
+    score: float
+    """Points in the games counted, a number (a half point is ``.5``)."""
+    score_text: str
+    """The same as arbiters write it (``6½``)."""
     percentage: int
     ra: int
     """Average rating of the opponents (1.48a), after 1.46 adjustments."""
@@ -91,6 +128,9 @@ class NormCertificate(_Model):
     opponent_titles: dict[str, int]
     """Opponents by title (``untitled`` for none)."""
     opponent_federations: dict[str, int]
+    foreign_opponents: int
+    """Opponents of a known federation other than the player's (known too)."""
+    unrated_opponents: int
     requirements: tuple[ev.Requirement, ...]
     alert_id: str | None
     """The ``norm_achieved`` alert this certificate is the evidence of (same round, games and
@@ -98,6 +138,7 @@ class NormCertificate(_Model):
 
 
 _RESULT = {"1": "1", "=": "½", "0": "0", "-": "0 (forfeit)"}
+_POINTS = {"1": 1.0, "=": 0.5}
 
 
 def certificate(
@@ -144,11 +185,13 @@ def certificate(
     assert proof.average_rating is not None
     assert proof.performance is not None
     opponents = [g.opponent for g in proof.counted]
+    dates = state.tournament.round_dates
     return NormCertificate(
         title=t.value,
         player=player_ref(player),
         birth_date=player.birth_date,
         tournament=summary(state),
+        event=event_facts(state),
         edition=state.title_rules.name,
         edition_reason=state.edition_reason,
         rounds_considered=proof.rounds_considered,
@@ -156,8 +199,10 @@ def certificate(
         games=tuple(
             CertificateGame(
                 round=g.round,
+                date=dates[g.round - 1] if g.round <= len(dates) else None,
                 opponent=g.opponent,
                 rating_used=g.rating_used,
+                points=_POINTS.get(g.result, 0.0),
                 result=_RESULT.get(g.result, g.result),
                 note=g.note,
             )
@@ -176,6 +221,7 @@ def certificate(
         games_counted=proof.games,
         games_credited=proof.games_credited,
         score=proof.score,
+        score_text=proof.score_text,
         percentage=proof.percentage,
         ra=proof.average_rating,
         rp=proof.performance,
@@ -183,8 +229,106 @@ def certificate(
         opponent_federations=dict(
             sorted(Counter(o.federation or "unknown" for o in opponents).items())
         ),
+        foreign_opponents=sum(
+            o.federation is not None
+            and player.federation is not None
+            and o.federation != player.federation
+            for o in opponents
+        ),
+        unrated_opponents=sum(o.rating is None for o in opponents),
         requirements=proof.requirements,
         alert_id=alert,
+    )
+
+
+Field = tuple[str, str | None]
+"""A labelled line of the form; ``None`` leaves it blank for the arbiter to complete."""
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in counts.items())
+
+
+def event_fields(c: NormCertificate) -> list[Field]:
+    """IT1's event block, in the form's order."""
+    t, e = c.tournament, c.event
+    system = t.system.replace("_", " ")
+    kind = f"{e.event_type} ({system})" if e.event_type else system
+    foreign = "" if e.foreign_players is None else f", {e.foreign_players} foreign"
+    return [
+        ("Event", t.name or None),
+        ("Venue", e.venue),
+        (
+            "Dates",
+            t.start_date.isoformat() + (f" to {t.end_date.isoformat()}" if t.end_date else ""),
+        ),
+        ("Host federation", t.host_federation),
+        ("Chief arbiter", e.chief_arbiter),
+        ("Rate of play", e.rate_of_play),
+        ("Type of event", f"{kind}, {t.planned_rounds} rounds"),
+        (
+            "Players",
+            f"{e.players}: {e.rated_players} rated{foreign}, {e.federations} federations",
+        ),
+        ("Title-holders", _counts(e.title_holders) or "none"),
+        ("Regulations", c.edition_reason),
+        ("Tournament id", t.tournament_id),
+    ]
+
+
+def player_fields(c: NormCertificate) -> list[Field]:
+    """IT1's block of the player."""
+    p = c.player
+    return [
+        ("Name", p.name),
+        ("FIDE id", None if p.fide_id is None else str(p.fide_id)),
+        ("Federation", p.federation),
+        ("Title held", p.title or "none"),
+        ("Date of birth", c.birth_date.isoformat() if c.birth_date else None),
+        ("Rating", "unrated" if p.rating is None else str(p.rating)),
+    ]
+
+
+def result_fields(c: NormCertificate) -> list[Field]:
+    """IT1's totals below the opponents."""
+    games = f"{c.games_counted}"
+    if c.games_credited != c.games_counted:
+        games += f", counted as {c.games_credited}"
+    return [
+        ("Number of games", games),
+        ("Score", f"{c.score_text} ({c.percentage} %)"),
+        ("Ra (average rating of the opponents)", str(c.ra)),
+        ("Rp (rating performance)", str(c.rp)),
+        ("Opponents' titles", _counts(c.opponent_titles)),
+        (
+            "Foreign opponents",
+            f"{c.foreign_opponents} of {c.games_counted} ({_counts(c.opponent_federations)})",
+        ),
+        ("Unrated opponents", str(c.unrated_opponents)),
+        ("Alert", c.alert_id or "none sent"),
+    ]
+
+
+def event_facts(state: TournamentState) -> CertificateEvent:
+    """IT1's event block from the registered tournament and its players."""
+    t = state.tournament
+    players = state.players.values()
+    titles = Counter(p.title.value for p in players if p.title is not None)
+    return CertificateEvent(
+        venue=t.city,
+        chief_arbiter=t.chief_arbiter,
+        rate_of_play=t.time_control,
+        event_type=t.event_type,
+        round_dates=t.round_dates,
+        players=len(state.players),
+        rated_players=sum(p.rating is not None for p in players),
+        foreign_players=(
+            sum(p.federation not in (None, t.host_federation) for p in players)
+            if t.host_federation
+            else None
+        ),
+        federations=len({p.federation for p in players} - {None}),
+        title_holders={title.value: titles[title.value] for title in Title if titles[title.value]},
     )
 
 
@@ -229,10 +373,16 @@ def _alert_id(state: TournamentState, rank: int, title: Title, number: int, v: V
 
 __all__ = [
     "FORM",
+    "CertificateEvent",
     "CertificateGame",
     "CertificateIgnored",
+    "Field",
     "NoNorm",
     "NormCertificate",
     "alert_in_force",
     "certificate",
+    "event_facts",
+    "event_fields",
+    "player_fields",
+    "result_fields",
 ]

@@ -1,23 +1,51 @@
 """A PDF of a :class:`~tracker.certificate.NormCertificate`, made with fpdf2 (pure Python, no
-browser). Returns bytes; writing them is the caller's job.
+browser), in the order of FIDE's IT1 form. Returns bytes; writing them is the caller's job.
 
-The PDF uses the standard Helvetica font, which covers Latin-1: letters outside it are
-written without their accents (``Dvořák`` -> ``Dvorak``). The JSON and HTML forms keep every
-name as registered.
+Every name must be spelled as registered on a document an arbiter signs, so the text is set
+in a Unicode font embedded in the PDF: Source Sans Pro (Latin, Greek, Cyrillic), which the
+``font-source-sans-pro`` dependency ships; letters it lacks are drawn from DejaVu Sans when
+Debian's ``fonts-dejavu-core`` is installed. Should no Unicode font be found, or a letter be
+in neither, the PDF says at its top which letters it could not draw (and
+:func:`render_noting_gaps` returns them) rather than drop an accent silently; the JSON and
+HTML forms keep every letter.
 """
 
 from __future__ import annotations
 
+import functools
 import unicodedata
+from importlib.resources import files
+from importlib.util import find_spec
+from pathlib import Path
 
 from fpdf import FPDF
 from fpdf.fonts import FontFace
 
-from tracker.certificate import NormCertificate
+from tracker.certificate import Field, NormCertificate, event_fields, player_fields, result_fields
+
+DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
+"""Debian's ``fonts-dejavu-core``."""
+
+
+@functools.cache
+def unicode_fonts() -> tuple[tuple[str, Path, Path], ...]:
+    """The Unicode fonts found, best first: (family, regular, bold) TrueType files."""
+    found = []
+    if find_spec("font_source_sans_pro") is not None:
+        folder = Path(str(files("font_source_sans_pro").joinpath("files")))
+        regular, bold = folder / "SourceSansPro-Regular.ttf", folder / "SourceSansPro-Bold.ttf"
+        if regular.is_file() and bold.is_file():
+            found.append(("sourcesans", regular, bold))
+    regular, bold = DEJAVU / "DejaVuSans.ttf", DEJAVU / "DejaVuSans-Bold.ttf"
+    if regular.is_file() and bold.is_file():
+        found.append(("dejavu", regular, bold))
+    return tuple(found)
 
 
 def latin1(text: object) -> str:
-    """Text the core fonts can draw: Latin-1 kept, other letters stripped of accents.
+    """Text the core fonts (Helvetica) can draw, for a machine without a Unicode font:
+    Latin-1 kept, a few signs spelled out, other letters stripped of their accents (which
+    :func:`render_noting_gaps` then reports).
 
     >>> latin1("Dvořák, Łukasz ½ ≥ 9")
     'Dvorák, Lukasz ½ >= 9'
@@ -34,174 +62,209 @@ def latin1(text: object) -> str:
     return "".join(out)
 
 
-_SPELLED = {"≥": ">=", "≤": "<=", "Ł": "L", "ł": "l", "–": "-", "—": "-", "’": "'", "…": "..."}
+_SIGNS = {"≥": ">=", "≤": "<=", "–": "-", "—": "-", "’": "'", "…": "..."}
+"""Signs Helvetica lacks, spelled out without loss."""
+_SPELLED = {**_SIGNS, "Ł": "L", "ł": "l"}
+
+
+def _letters(c: NormCertificate) -> set[str]:
+    return {ch for ch in c.model_dump_json() if not ch.isspace()}
+
+
+def _undrawn(pdf: FPDF, letters: set[str]) -> list[str]:
+    """The letters that the fonts added to ``pdf`` cannot draw as they are (``Ř U+0158``)."""
+    fonts = [f for f in pdf.fonts.values() if hasattr(f, "cmap")]
+    if fonts:
+        missing = {ch for ch in letters if not any(ord(ch) in f.cmap for f in fonts)}
+    else:
+        missing = {ch for ch in letters if ord(ch) >= 256 and ch not in _SIGNS}
+    return [f"{ch} U+{ord(ch):04X}" for ch in sorted(missing)]
+
+
+def _add_fonts(pdf: FPDF, letters: set[str]) -> str | None:
+    """Add the Unicode font and, if it lacks some letters, the next one as a fallback;
+    returns the family to write in (``None``: only Helvetica)."""
+    family = None
+    for name, regular, bold in unicode_fonts():
+        pdf.add_font(name, "", str(regular))
+        pdf.add_font(name, "B", str(bold))
+        if family is None:
+            family = name
+            cmap = pdf.fonts[name].cmap  # type: ignore[union-attr]
+            if all(ord(ch) in cmap for ch in letters):
+                break
+        else:
+            pdf.set_fallback_fonts([name])
+            break
+    return family
 
 
 def render(c: NormCertificate) -> bytes:
+    return render_noting_gaps(c)[0]
+
+
+def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
+    """The PDF, and the letters it could not draw (also listed at its top); none where a
+    Unicode font is installed and has them."""
     t = c.tournament
     pdf = FPDF(format="A4")
+    letters = _letters(c)
+    family = _add_fonts(pdf, letters)
+    font = family or "Helvetica"
+    draw = str if family else latin1
+    missing = _undrawn(pdf, letters)
+
+    def text(value: object) -> str:
+        return draw("-" if value is None or value == "" else str(value))
+
     pdf.set_margins(14, 10, 14)
     pdf.set_auto_page_break(True, margin=10)
-    pdf.set_title(latin1(f"{c.title} norm: {c.player.name}"))
+    pdf.set_title(text(f"{c.title} norm: {c.player.name}"))
     pdf.add_page()
 
-    def heading(text: str) -> None:
-        pdf.ln(1)
-        pdf.set_font("Helvetica", "B", 10.5)
-        pdf.cell(0, 5.5, latin1(text), new_x="LMARGIN", new_y="NEXT", border="B")
-        pdf.ln(1)
-        pdf.set_font("Helvetica", "", 8.5)
+    def heading(title: str, x: float = 14, width: float = 0) -> None:
+        pdf.set_x(x)
+        pdf.set_font(font, "B", 10)
+        pdf.cell(width, 5.5, title, new_x="LMARGIN", new_y="NEXT", border="B")
+        pdf.ln(0.8)
+        pdf.set_font(font, "", 8.5)
 
-    def pairs(rows: list[tuple[str, object]]) -> None:
-        for label, value in rows:
+    def fields(rows: list[Field], x: float = 14, width: float = 182, label: float = 52) -> None:
+        for name, value in rows:
+            pdf.set_x(x)
             pdf.set_text_color(80, 80, 80)
-            pdf.cell(42, 4.5, latin1(label))
+            pdf.cell(label, 4.2, name)
             pdf.set_text_color(0, 0, 0)
-            pdf.multi_cell(0, 4.5, latin1(value), new_x="LMARGIN", new_y="NEXT", align="L")
+            if value is None:  # for the arbiter to complete
+                pdf.cell(min(60, width - label), 4.2, "", border="B")
+                pdf.ln(4.2)
+            else:
+                pdf.multi_cell(
+                    width - label, 4.2, text(value), new_x="LMARGIN", new_y="NEXT", align="L"
+                )
 
-    pdf.set_font("Helvetica", "B", 15)
-    pdf.cell(0, 8, latin1(c.form), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font("Helvetica", "", 10)
+    pdf.set_font(font, "B", 15)
+    pdf.cell(0, 8, text(c.form), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(font, "B", 12)
+    pdf.cell(0, 6, f"Norm for the title of: {c.title}", new_x="LMARGIN", new_y="NEXT")
+    pdf.set_font(font, "", 9.5)
     secured = " (secured before the last round)" if c.secured_early else ""
     pdf.cell(
         0,
-        6,
-        latin1(
-            f"{c.title} norm - {c.edition} - rounds 1-{c.rounds_considered} of "
-            f"{t.planned_rounds}{secured}"
-        ),
+        5,
+        text(f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds}")
+        + secured,
         new_x="LMARGIN",
         new_y="NEXT",
     )
-
-    heading("Player")
-    pairs(
-        [
-            ("Name", c.player.name),
-            ("FIDE id", c.player.fide_id),
-            ("Federation", c.player.federation),
-            ("Title held", c.player.title),
-            ("Rating", c.player.rating if c.player.rating is not None else "unrated"),
-            ("Date of birth", c.birth_date.isoformat() if c.birth_date else None),
-        ]
-    )
-    heading("Event")
-    dates = t.start_date.isoformat() + (f" to {t.end_date.isoformat()}" if t.end_date else "")
-    pairs(
-        [
-            ("Name", t.name),
-            ("Tournament id", t.tournament_id),
-            ("Dates", dates),
-            ("Host federation", t.host_federation),
-            (
-                "System",
-                f"{t.system.replace('_', ' ')}, {t.planned_rounds} rounds, {t.players} players",
+    if missing:
+        pdf.set_text_color(160, 0, 0)
+        pdf.multi_cell(
+            0,
+            4.5,
+            text(
+                "Letters this PDF could not draw (no font on this machine has them; the HTML "
+                "and JSON forms keep them): " + ", ".join(missing)
             ),
-            ("Regulations", c.edition_reason),
-            ("Venue, rate of play", " "),
-        ]
-    )
+            new_x="LMARGIN",
+            new_y="NEXT",
+        )
+        pdf.set_text_color(0, 0, 0)
 
-    heading("Games counted")
+    # the event on the left, the player beside it
+    pdf.ln(1)
+    top = pdf.get_y()
+    heading("Event", 14, 112)
+    fields(event_fields(c), 14, 112, 27)
+    bottom = pdf.get_y()
+    pdf.set_y(top)
+    heading("Player", 132, 64)
+    fields(player_fields(c), 132, 64, 24)
+    pdf.set_y(max(bottom, pdf.get_y()))
+
+    heading("Opponents")
     head = FontFace(emphasis="BOLD", fill_color=(235, 235, 235))
-    widths = (8, 56, 12, 22, 12, 15, 18, 20)
     with pdf.table(
-        col_widths=widths, headings_style=head, line_height=4.2, padding=(0.4, 1)
+        col_widths=(7, 17, 10, 56, 18, 10, 13, 15, 22),
+        headings_style=head,
+        line_height=3.9,
+        padding=(0.3, 1),
     ) as table:
-        table.row(["Rd", "Opponent", "Title", "FIDE id", "Fed", "Rating", "Counted", "Result"])
+        table.row(["Rd", "Date", "Title", "Name", "FIDE id", "Fed", "Rating", "Counted", "Result"])
         for g in c.games:
             o = g.opponent
             table.row(
                 [
                     str(g.round),
-                    latin1(o.name),
-                    latin1(o.title),
-                    latin1(o.fide_id),
-                    o.federation or "?",
-                    latin1(o.rating),
+                    g.date.isoformat() if g.date else "-",
+                    text(o.title),
+                    text(o.name),
+                    text(o.fide_id),
+                    text(o.federation or "?"),
+                    text(o.rating),
                     str(g.rating_used),
-                    latin1(g.result),
+                    text(g.result),
                 ]
             )
         table.row(
-            [
-                "",
-                latin1(f"{c.games_counted} games, counted as {c.games_credited}"),
-                "",
-                "",
-                "",
-                "",
-                f"Ra {c.ra}",
-                latin1(c.score),
-            ]
+            ["", "", "", f"{c.games_counted} games", "", "", "", f"Ra {c.ra}", text(c.score_text)]
         )
     for g in c.games:
         if g.note:
             pdf.multi_cell(
-                0, 4.5, latin1(f"round {g.round}: {g.note}"), new_x="LMARGIN", new_y="NEXT"
+                0, 4.5, text(f"round {g.round}: {g.note}"), new_x="LMARGIN", new_y="NEXT"
             )
+
+    heading("Result")
+    fields(result_fields(c), label=56)
 
     heading("Games left out")
     if c.ignored:
         with pdf.table(
-            col_widths=(8, 48, 14, 18, 92), headings_style=head, line_height=4.2, padding=(0.4, 1)
+            col_widths=(8, 48, 14, 18, 94), headings_style=head, line_height=3.9, padding=(0.3, 1)
         ) as table:
             table.row(["Rd", "Opponent", "Result", "Article", "Why"])
             for i in c.ignored:
                 table.row(
                     [
                         str(i.round),
-                        latin1(i.opponent.name if i.opponent else None),
-                        latin1(i.result),
-                        latin1(i.article),
-                        latin1(i.reason),
+                        text(i.opponent.name if i.opponent else None),
+                        text(i.result),
+                        text(i.article),
+                        text(i.reason),
                     ]
                 )
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
 
-    heading("Result")
-    pairs(
-        [
-            (
-                "Score, Ra, Rp",
-                f"{c.score} of {c.games_counted} ({c.percentage} %), Ra {c.ra} (average of "
-                f"the opponents), Rp {c.rp} (performance)",
-            ),
-            ("Opponents' titles", ", ".join(f"{k} {v}" for k, v in c.opponent_titles.items())),
-            (
-                "Opponents' federations",
-                ", ".join(f"{k} {v}" for k, v in c.opponent_federations.items()),
-            ),
-            ("Alert", c.alert_id),
-        ]
-    )
-
-    heading("Requirements")
+    heading("Requirements checked")
     with pdf.table(
-        col_widths=(16, 60, 46, 46, 14), headings_style=head, line_height=4.2, padding=(0.4, 1)
+        col_widths=(16, 60, 46, 46, 14), headings_style=head, line_height=3.9, padding=(0.3, 1)
     ) as table:
         table.row(["Article", "Requirement", "Needed", "Has", ""])
         for r in c.requirements:
             table.row(
                 [
-                    latin1(r.article),
-                    latin1(r.name),
-                    latin1(r.needed),
-                    latin1(r.actual),
+                    text(r.article),
+                    text(r.name),
+                    text(r.needed),
+                    text(r.actual),
                     "met" if r.met else "NOT MET",
                 ]
             )
 
-    pdf.ln(6)
+    pdf.ln(9)
     y = pdf.get_y()
     pdf.set_draw_color(90, 90, 90)
     pdf.line(14, y, 98, y)
     pdf.line(112, y, 196, y)
-    pdf.set_font("Helvetica", "", 8)
-    pdf.cell(98, 4, "Chief arbiter (name, signature, date)")
-    pdf.cell(0, 4, "Organiser / federation (stamp)", new_x="LMARGIN", new_y="NEXT")
-    return bytes(pdf.output())
+    pdf.set_font(font, "", 8)
+    arbiter = c.event.chief_arbiter
+    pdf.cell(98, 4, text(f"Chief arbiter: {arbiter}") if arbiter else "Chief arbiter:")
+    pdf.cell(0, 4, "Organiser / federation: name", new_x="LMARGIN", new_y="NEXT")
+    pdf.cell(98, 4, "signature, date")
+    pdf.cell(0, 4, "signature, stamp, date", new_x="LMARGIN", new_y="NEXT")
+    return bytes(pdf.output()), missing
 
 
-__all__ = ["latin1", "render"]
+__all__ = ["latin1", "render", "render_noting_gaps", "unicode_fonts"]

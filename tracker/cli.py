@@ -12,10 +12,12 @@ certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML
 from __future__ import annotations
 
 import argparse
+import errno
+import os
 import sys
 import time
 from collections.abc import Sequence
-from importlib.metadata import entry_points
+from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
 
 from tracker import events as ev
@@ -29,10 +31,63 @@ from tracker.titles import NORM_TITLES, Title
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
 NORM_TITLE_NAMES = [t.value for t in NORM_TITLES]
 
+OPTIONAL_COMMANDS = {"streams": ("worker", "publish", "alerts", "dead-letters", "schema")}
+"""The subcommands each ``tracker.commands`` plugin adds, by the plugin's name, which is the
+name of the extra it needs: when the extra is not installed, these commands say so."""
+
+
+def _why(exc: OSError) -> str:
+    """An OS error as a sentence (``is a folder, not a file``), not an errno."""
+    reasons = {
+        errno.ENOENT: "no such file or folder",
+        errno.EISDIR: "is a folder, not a file",
+        errno.ENOTDIR: "a part of the path is not a folder",
+        errno.EACCES: "permission denied",
+        errno.EPERM: "permission denied",
+        errno.EROFS: "the file system is read-only",
+        errno.ENOSPC: "no space left on the device",
+    }
+    return reasons.get(exc.errno or 0, exc.strerror or str(exc))
+
 
 def _load(path: str, edition: str | None) -> list[Sourced]:
     file = Path(path)
-    return with_edition(read_bytes(file.read_bytes(), file.name), edition)
+    try:
+        data = file.read_bytes()
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read it: {_why(exc)}") from None
+    return with_edition(read_bytes(data, file.name), edition)
+
+
+def _write(path: str, data: bytes) -> None:
+    """Write ``--out``, making its folder if needed (``out/cert.pdf`` in a fresh clone)."""
+    file = Path(path)
+    try:
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_bytes(data)
+    except OSError as exc:
+        reason = _why(exc)
+        if isinstance(exc, FileExistsError | NotADirectoryError):
+            reason = "a part of the path is a file, not a folder"
+        raise InputError(f"--out {path}: cannot write it: {reason}") from None
+
+
+def _up_to(args: argparse.Namespace, state: TournamentState) -> int | None:
+    """The round asked for with ``--round`` (``None`` if not asked), one of the rounds that
+    have finished."""
+    finished = state.announced
+    if finished == 0:
+        raise InputError(f"{args.file}: no round has finished yet")
+    if args.round is None:
+        return None
+    if not 1 <= args.round <= finished:
+        of = f" of {state.tournament.planned_rounds}"
+        raise InputError(
+            f"--round {args.round}: out of range: rounds 1-{finished}{of} have finished"
+            if finished > 1
+            else f"--round {args.round}: out of range: only round 1{of} has finished"
+        )
+    return int(args.round)
 
 
 class Progress:
@@ -106,9 +161,7 @@ def _player(state: TournamentState, wanted: str) -> int:
 def cmd_check(args: argparse.Namespace) -> int:
     state = _final_state(args)
     rank = _player(state, args.player)
-    up_to = args.round or state.announced
-    if up_to == 0:
-        raise InputError(f"{args.file}: no round has finished yet")
+    up_to = _up_to(args, state) or state.announced
     lines, status = check_lines(state, rank, Title(args.title) if args.title else None, up_to)
     for line in lines:
         print(line)
@@ -118,15 +171,22 @@ def cmd_check(args: argparse.Namespace) -> int:
 def cmd_certificate(args: argparse.Namespace) -> int:
     state = _final_state(args)
     rank = _player(state, args.player)
+    up_to = _up_to(args, state)
     try:
-        cert = certificate(state, rank, Title(args.title) if args.title else None, args.round)
+        cert = certificate(state, rank, Title(args.title) if args.title else None, up_to)
     except NoNorm as exc:
         raise InputError(f"{args.file}: {exc}") from None
     fmt = args.format or _format_of(args.out)
     if fmt == "pdf":
-        from tracker.certificate_pdf import render as pdf
+        from tracker.certificate_pdf import render_noting_gaps
 
-        data = pdf(cert)
+        data, undrawn = render_noting_gaps(cert)
+        if undrawn:
+            print(
+                "tracker: warning: the PDF could not draw these letters (no font here has "
+                f"them; the HTML and JSON keep them): {', '.join(undrawn)}",
+                file=sys.stderr,
+            )
     elif fmt == "html":
         from tracker.certificate_html import render as html
 
@@ -139,7 +199,7 @@ def cmd_certificate(args: argparse.Namespace) -> int:
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        Path(args.out).write_bytes(data)
+        _write(args.out, data)
         print(
             f"{args.out}: {cert.title} norm of {cert.player.name}, "
             f"rounds 1-{cert.rounds_considered}",
@@ -162,19 +222,39 @@ def progress_flag(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _version() -> str:
+    try:
+        return version("fide-norm-tracker")
+    except PackageNotFoundError:  # run from a checkout that was not installed
+        return "unknown (not installed)"
+
+
+def _title(text: str) -> str:
+    """``--title``, in any case (``gm`` is ``GM``)."""
+    return text.upper()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="tracker", description="Live tracker of FIDE title norms and title ratings."
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     sub = parser.add_subparsers(dest="command", required=True)
     editions_help = (
         "title regulations to judge by (default: the edition in force on the start date): "
         + describe_editions()
     )
+    titles = ", ".join(NORM_TITLE_NAMES)
 
     replay = sub.add_parser("replay", help="replay a TRF or JSONL tournament and print alerts")
     replay.add_argument("file", help="TRF file, or JSONL file of input events")
-    replay.add_argument("--format", choices=["text", "jsonl"], default="text")
+    replay.add_argument(
+        "--format",
+        choices=["text", "jsonl"],
+        default="text",
+        help="text: each round's standings and alerts, for people (default); jsonl: one alert "
+        "per line as JSON, the event contract",
+    )
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
     progress_flag(replay)
@@ -185,11 +265,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--player", required=True, help="start rank or FIDE id")
     check.add_argument(
         "--title",
-        type=str.upper,
+        type=_title,
         choices=NORM_TITLE_NAMES,
-        help="one norm title (default: every norm title the player can gain)",
+        metavar="TITLE",
+        help=f"the norm to check: {titles} (default: every norm title the player can gain)",
     )
-    check.add_argument("--round", type=int, help="after this round (default: the last)")
+    check.add_argument("--round", type=int, help="after this round (default: the last finished)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     check.set_defaults(func=cmd_check)
 
@@ -200,13 +281,18 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--player", required=True, help="start rank or FIDE id")
     cert.add_argument(
         "--title",
-        type=str.upper,
+        type=_title,
         choices=NORM_TITLE_NAMES,
-        help="the norm to certify (default: the strongest with an alert in force, else achieved)",
+        metavar="TITLE",
+        help=f"the norm to certify: {titles} (default: the strongest with an alert in force, "
+        "else achieved)",
     )
     cert.add_argument("--round", type=int, help="after this round (default: the last finished)")
     cert.add_argument(
-        "--format", choices=["json", "html", "pdf"], help="default: by --out's suffix, else json"
+        "--format",
+        choices=["json", "html", "pdf"],
+        help="json: the IT1 data; html: a printable page; pdf: the form to sign (default: by "
+        "--out's suffix, else json)",
     )
     cert.add_argument("--out", metavar="PATH", help="write here (default: stdout)")
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
@@ -221,19 +307,61 @@ def build_parser() -> argparse.ArgumentParser:
         # core never imports them
         try:
             register = plugin.load()
-        except ImportError:  # the plugin's extra (e.g. faust for ``streams``) is not installed
+        except ImportError as exc:  # the plugin's extra (faust for ``streams``) is missing
+            for name in OPTIONAL_COMMANDS.get(plugin.name, ()):
+                _needs_extra(sub, name, plugin.name, exc)
             continue
         register(sub)
     return parser
+
+
+def _needs_extra(
+    sub: argparse._SubParsersAction[argparse.ArgumentParser],
+    name: str,
+    extra: str,
+    exc: ImportError,
+) -> None:
+    """A stand-in for a command whose extra is not installed: whatever its arguments, it
+    says which extra to install."""
+    stub = sub.add_parser(
+        name, help=f"(needs the {extra} extra)", add_help=False, prefix_chars="\0"
+    )
+    stub.add_argument("arguments", nargs=argparse.REMAINDER)
+
+    def explain(args: argparse.Namespace) -> int:
+        print(
+            f"tracker {name}: needs the {extra} extra ({exc}): pip install -e '.[{extra}]' in "
+            f"a clone, or pip install 'fide-norm-tracker[{extra}]'",
+            file=sys.stderr,
+        )
+        return 2
+
+    stub.set_defaults(func=explain)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.func(args)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader left (``tracker check … | head``): not an error; send what Python
+        # still holds for stdout to nowhere, so that it says nothing at exit either
+        _quiet_stdout()
+        return 0
     except (InputError, ev.InvalidEvent, OSError) as exc:
         print(f"tracker: error: {exc}", file=sys.stderr)
         return 2
-    except BrokenPipeError:  # pragma: no cover - e.g. `tracker replay … | head`
-        return 0
     return code
+
+
+def _quiet_stdout() -> None:
+    try:
+        fileno = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fileno)
+    finally:
+        os.close(devnull)

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import pydantic
 from pydantic import (
@@ -363,7 +363,10 @@ class NormEvidence(_Event):
     achieved: bool
     rounds_considered: int
     games: int
-    score: str
+    score: float
+    """Points in the games counted, a number (a half point is ``.5``)."""
+    score_text: str
+    """The same as arbiters write it (``6½``, ``½``), for display."""
     percentage: int
     average_rating: int | None
     performance: int | None
@@ -413,7 +416,16 @@ class NormFlags(_Event):
     declared); ``None`` under other editions or without dates."""
 
 
+SCHEMA_VERSION: Final = 2
+"""The version of the output events' contract (README, "The event contract"): raised when a
+field of an output event changes its type or meaning or goes away; a new optional field or a
+new alert type keeps it. 1 (no field): scores were strings (``"6½"``); 2: scores are numbers,
+with ``score_text`` beside them where a page shows them."""
+
+
 class _Alert(_Event):
+    schema_version: Literal[2] = SCHEMA_VERSION
+    """:data:`SCHEMA_VERSION`, on every alert, so a subscriber sees which contract it reads."""
     alert_id: str
     tournament_id: str
     round: int
@@ -462,7 +474,7 @@ class ProspectNeed(_Event):
     1.47b rounding); ``best_available`` is what the strongest players not yet met average."""
 
     games: int
-    score: str
+    score: float
     average: int
     best_available: int
 
@@ -472,7 +484,7 @@ class ProspectWay(_Event):
     with ``results``: the candidate's TRF letter (``1``, ``=``, ``0``) for each game of the
     prospect's ``remaining``, in its order (empty when the ways are only a bound)."""
 
-    score: str
+    score: float
     results: tuple[str, ...]
 
 
@@ -519,7 +531,8 @@ class NormOutOfReach(_Alert):
 
 class Standing(_Event):
     player: PlayerRef
-    score: str
+    score: float
+    score_text: str
     live_rating: int | None
     rating_change: int | None
 

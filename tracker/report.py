@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from tracker import events as ev
-from tracker.alerts import evidence, player_ref, prospect_detail
+from tracker.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.editions import title_rules_named
 from tracker.evaluation import norm_event, verdict_for
 from tracker.prospects import Outlook
@@ -21,7 +21,9 @@ def _name(p: ev.PlayerRef) -> str:
 
 def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
     """Lines of a readable account: each finished round with its standings and live
-    ratings, then the alerts of that round."""
+    ratings, then the alerts of that round. Every alert's line names its round: alerts
+    followed from several topics (``tracker alerts``) may come after a later round's
+    standings."""
     for a in alerts:
         if isinstance(a, ev.RoundFinished):
             last = " (last round)" if a.last_round else ""
@@ -32,7 +34,7 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
                 live = str(s.live_rating) if s.live_rating is not None else "-"
                 change = f"{s.rating_change:+d}" if s.rating_change is not None else ""
                 yield (
-                    f"   {s.player.rank:>4}  {_name(s.player)[:34]:<34} {s.score:>4}  "
+                    f"   {s.player.rank:>4}  {_name(s.player)[:34]:<34} {s.score_text:>4}  "
                     f"{live:>5} {change:>4}"
                 )
             if len(a.standings) > top:
@@ -41,35 +43,44 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
             e = a.evidence
             when = "SECURED before the last round" if a.secured_early else "achieved"
             yield (
-                f"** {a.title} norm {when}: {_name(a.player)} — {e.score}/{e.games}, "
+                f"** round {a.round}: {a.title} norm {when}: {_name(a.player)} — "
+                f"{e.score_text}/{e.games}, "
                 f"Ra {e.average_rating}, Rp {e.performance}, counts as {e.games_credited} games"
             )
         elif isinstance(a, ev.NormRevoked):
-            yield f"!! {a.title} norm revoked: {_name(a.player)} — {a.reason}"
+            yield f"!! round {a.round}: {a.title} norm revoked: {_name(a.player)} — {a.reason}"
         elif isinstance(a, ev.TitleRatingReached):
             yield (
-                f"** {a.title} rating level {a.level} reached by {_name(a.player)}: live "
-                f"rating {a.live_rating} ({a.rating_change:+d}) after round {a.round}"
+                f"** round {a.round}: {a.title} rating level {a.level} reached by "
+                f"{_name(a.player)}: live rating {a.live_rating} ({a.rating_change:+d})"
             )
         elif isinstance(a, ev.IgnorableGames):
             games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
-            yield f"   games left out of the {a.title} norm of {a.player.name}: {games}"
+            yield (
+                f"   round {a.round}: games left out of the {a.title} norm of "
+                f"{a.player.name}: {games}"
+            )
         elif isinstance(a, ev.NormProspect) and a.prospect is not None:
             summary = _summary(a.prospect, a.edition)
-            yield f"   in contention for the {a.title} norm: {_name(a.player)} — {summary}"
+            yield (
+                f"   round {a.round}: in contention for the {a.title} norm: {_name(a.player)}"
+                f" — {summary}"
+            )
         elif isinstance(a, ev.NormOutOfReach):
-            yield f"   {a.title} norm out of reach: {_name(a.player)} — {a.reason}"
+            yield (
+                f"   round {a.round}: {a.title} norm out of reach: {_name(a.player)} — {a.reason}"
+            )
 
 
 def _summary(p: ev.Prospect, edition: str) -> str:
     """One line: the lowest score that can still give the norm; the articles are those of
     the alert's ``edition``."""
     if p.exact and p.ways:
-        return f"needs {p.ways[0].score}/{p.games_left} from the remaining games"
+        return f"needs {score_text(p.ways[0].score)}/{p.games_left} from the remaining games"
     full = [n for n in p.needs if n.games == p.games_left]
     if full:
         n = full[0]
-        return f"needs {n.score}/{n.games} against an average of at least {n.average}"
+        return f"needs {score_text(n.score)}/{n.games} against an average of at least {n.average}"
     return "possible only with games left out" + _left_out(edition)
 
 
@@ -103,12 +114,14 @@ def prospect(
                 results = ", ".join(
                     f"{letter} {o.name}" for letter, o in zip(w.results, p.remaining, strict=False)
                 )
-                yield f"  {w.score:>4}/{p.games_left}: {results}"
+                yield f"  {score_text(w.score):>4}/{p.games_left}: {results}"
     elif p.needs:
         yield f"remaining games: {p.games_left}; assuming {p.assumption}"
         yield "  counted  score  average at least  (best available)"
         for n in p.needs:
-            yield f"  {n.games:>7}  {n.score:>5}  {n.average:>16}  ({n.best_available})"
+            yield (
+                f"  {n.games:>7}  {score_text(n.score):>5}  {n.average:>16}  ({n.best_available})"
+            )
     if p.open_requirements:
         yield "requirements over every game (needed for the full record, has so far):"
         for r in p.open_requirements:
@@ -121,7 +134,7 @@ def breakdown(e: ev.NormEvidence, player: ev.PlayerRef, edition: str) -> Iterabl
     verdict = "ACHIEVED" if e.achieved else "not achieved"
     yield f"{e.title} norm for {_name(player)}: {verdict}  [{edition}]"
     yield (
-        f"rounds 1-{e.rounds_considered}: {e.score}/{e.games} ({e.percentage}%), "
+        f"rounds 1-{e.rounds_considered}: {e.score_text}/{e.games} ({e.percentage}%), "
         f"Ra {e.average_rating if e.average_rating is not None else '-'}, "
         f"Rp {e.performance if e.performance is not None else '-'}"
         + (f", counts as {e.games_credited} games" if e.achieved else "")

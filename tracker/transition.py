@@ -498,7 +498,8 @@ def _round_finished(
             "standings": [
                 {
                     "player": player_fields(r.player),
-                    "score": score_text(r.score),
+                    "score": float(r.score),
+                    "score_text": score_text(r.score),
                     "live_rating": r.live.rating if r.live else None,
                     "rating_change": r.live.change if r.live else None,
                 }

@@ -74,7 +74,10 @@ class StandingRow(_View):
     place: int
     """1 + the number of players with a higher score (equal scores share a place)."""
     player: ev.PlayerRef
-    score: str
+    score: float
+    """Points, a number (a half point is ``.5``)."""
+    score_text: str
+    """The same as arbiters write it (``6½``), for display."""
     games: int
     """Rounds with a result or a bye, up to the last finished round."""
     live_rating: int | None
@@ -121,7 +124,8 @@ class PlayerCard(_View):
     fide_id: int | None
     rating: int | None
     place: int
-    score: str
+    score: float
+    score_text: str
     games: int
     live_rating: int | None
     rating_change: int | None
@@ -209,7 +213,8 @@ def standings(state: TournamentState) -> Standings:
             StandingRow(
                 place=place,
                 player=player_ref(row.player),
-                score=score_text(row.score),
+                score=float(row.score),
+                score_text=score_text(row.score),
                 games=len(row.cells),
                 live_rating=row.live.rating if row.live else None,
                 rating_change=row.live.change if row.live else None,
@@ -283,7 +288,8 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
         fide_id=player.fide_id,
         rating=player.rating,
         place=place,
-        score=score_text(row.score),
+        score=float(row.score),
+        score_text=score_text(row.score),
         games=len(row.cells),
         live_rating=row.live.rating if row.live else None,
         rating_change=row.live.change if row.live else None,

@@ -20,6 +20,7 @@ import uuid
 from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -35,13 +36,27 @@ WAIT = 90.0
 """Seconds any single wait may take before the test fails."""
 
 
+NO_BROKER = "no broker: TRACKER_TEST_BROKER is not set"
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     here = Path(__file__).parent
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.broker)
             if not BROKER:
-                item.add_marker(pytest.mark.skip(reason="TRACKER_TEST_BROKER is not set"))
+                item.add_marker(pytest.mark.skip(reason=NO_BROKER))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say why the integration tests were skipped, in the summary a plain ``pytest -q``
+    prints (skip reasons are otherwise shown only with ``-rs``)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_BROKER in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} integration tests skipped: {NO_BROKER}; "
+            "bash .ci/run starts a broker and runs them"
+        )
 
 
 def replay_jsonl(path: Path) -> list[str]:

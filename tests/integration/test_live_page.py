@@ -53,6 +53,17 @@ def start(pipeline: Pipeline) -> str:
     return base
 
 
+LATEST_COLUMN_IN_VIEW = """(() => {
+  const th = document.querySelector('#standings th.x');
+  const box = th.closest('.scroll').getBoundingClientRect(), r = th.getBoundingClientRect();
+  return [th.textContent, r.left >= box.left && r.right <= box.right && r.right <= innerWidth];
+})()"""
+ROW_HEIGHTS = (
+    "[...new Set([...document.querySelectorAll('tr.player')]"
+    ".map((r) => Math.round(r.getBoundingClientRect().height)))]"
+)
+
+
 def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -> None:
     binary = find_chromium()
     if binary is None:
@@ -61,17 +72,40 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
         pytest.skip("no chromium on the PATH (apt-get install chromium)")
     before, deciding = split_at_the_deciding_result()
     base = start(pipeline)
-    pipeline.publish(before)
-    pipeline.until(
-        lambda: (get(f"{base}/api/tournaments/{TID}/standings")[1] or {}).get("round") == 8,
-        "round 8 in the standings",
-    )
+
+    async def on_a_laptop() -> dict[str, Any]:
+        """Opened before the tournament exists; stays open while rounds 1-8 arrive."""
+        async with Browser(binary, 1280, 800) as page:
+            await page.goto(f"{base}/live?t={TID}")
+            seen: dict[str, Any] = {
+                "waiting": await page.wait_for("document.getElementById('round').textContent", 30)
+            }
+            await asyncio.to_thread(pipeline.publish, before)
+            seen["round"] = await page.wait_for(
+                "document.getElementById('round').textContent.match(/after round 8 .*/)?.[0]", 90
+            )
+            seen["latest"] = await page.eval(LATEST_COLUMN_IN_VIEW)
+            seen["heights"] = await page.eval(ROW_HEIGHTS)
+            seen["meta"] = await page.eval("document.getElementById('meta').textContent")
+            seen["console"] = page.console
+            await page.screenshot(str(tmp_path / "laptop.png"))
+            return seen
+
+    laptop = asyncio.run(on_a_laptop())
+    assert laptop["waiting"] == "waiting for round 1"
+    assert laptop["round"] == "after round 8 of 11"
+    assert laptop["latest"] == ["8", True], "the latest round's column is not in view"
+    assert len(laptop["heights"]) == 1, f"rows of several heights: {laptop['heights']}"
+    assert "Error" not in laptop["meta"]
+    assert laptop["console"] == []
 
     async def browse() -> dict[str, Any]:
         async with Browser(binary, 390, 844) as page:  # a phone's viewport
             await page.viewport(390, 844, mobile=True)
             await page.goto(f"{base}/live?t={TID}")
-            await page.wait_for("document.getElementById('round').textContent", 30)
+            await page.wait_for(
+                "document.getElementById('round').textContent.startsWith('after')", 30
+            )
             seen: dict[str, Any] = {
                 "round_before": await page.eval("document.getElementById('round').textContent"),
                 "norms_before": await page.eval(
@@ -80,8 +114,10 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
                 "rows": await page.eval("document.querySelectorAll('tr.player').length"),
                 # the inline <style> applies under the page's Content-Security-Policy
                 "margin": await page.eval("getComputedStyle(document.body).marginTop"),
+                # against the phone's width: an emulated phone widens its viewport to
+                # content wider than the screen, so innerWidth would hide an overflow
                 "overflow": await page.eval(
-                    "document.documentElement.scrollWidth - window.innerWidth"
+                    "Math.max(document.documentElement.scrollWidth, innerWidth) - 390"
                 ),
             }
             await asyncio.to_thread(pipeline.publish, deciding)
@@ -104,6 +140,7 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert seen["overflow"] <= 0, "the page is wider than the phone's screen"
     assert "GM norm secured" in seen["alert"]
     assert "Dumitrescu, Radu" in seen["alert"]
+    assert "6½/9" in seen["alert"]
     assert "Rp 2702" in seen["alert"]
     assert seen["badge"] == "GM"
     assert seen["round_after"] == "after round 9 of 11"
@@ -126,7 +163,8 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
     assert [n["title"] for n in card["norms"] if n["in_force"]] == ["GM"]
     status, cert = get(f"{base}/api/tournaments/{TID}/players/14/certificate?round=9")
     assert status == 200
-    assert (cert["ra"], cert["rp"]) == (2536, 2702)
+    assert (cert["ra"], cert["rp"], cert["score"], cert["score_text"]) == (2536, 2702, 6.5, "6½")
+    assert cert["event"]["venue"] == "Novi Sad"
     status, final = get(f"{base}/api/tournaments/{TID}/players/14/certificate")
     assert status == 200  # the certificate of the alert in force: the same, with its id
     assert final == cert
