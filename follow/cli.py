@@ -65,7 +65,9 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "correction (what the event contract cannot express yet is reported)",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
-    p.add_argument("--rounds", type=int, metavar="N", help="planned rounds (overrides the file)")
+    from tracker.cli import rounds_option
+
+    rounds_option(p)
     p.add_argument("--system", choices=SYSTEMS, help="pairing system (overrides the file)")
     facts = p.add_argument_group(
         "event facts for a broadcast followed alone (default: the start list's TRF header)"
@@ -195,7 +197,7 @@ def _event(
 
     from tracker import events as ev
     from tracker.replay import InputError
-    from tracker.tournaments import System
+    from tracker.tournaments import System, round_robin_rounds
     from tracker.trf import TrfError, slugify, to_events
 
     fields: dict[str, object] = {}
@@ -228,14 +230,11 @@ def _event(
     system = System(fields.setdefault("system", System.ROUND_ROBIN))
     if "tournament_id" not in fields and fields.get("name"):
         fields["tournament_id"] = slugify(str(fields["name"]))
-    if "planned_rounds" not in fields and system.predetermined:
-        n = len(start_list.players)
-        once = n - 1 if n % 2 == 0 else n
-        fields["planned_rounds"] = once * (2 if system is System.DOUBLE_ROUND_ROBIN else 1)
+    if fields.get("planned_rounds") is None and system.predetermined:
+        fields["planned_rounds"] = round_robin_rounds(len(start_list.players), system)
     for name, flag in (
         ("tournament_id", "--tournament-id or --name"),
         ("start_date", "--start-date"),
-        ("planned_rounds", "--rounds"),
     ):
         if not fields.get(name):
             raise InputError(f"{flag}: a broadcast followed alone needs it")

@@ -12,12 +12,14 @@ Two uses:
   players, other colours) is reported; one of a round the file has not paired yet waits.
 * **The broadcast alone** (a round robin where every board is broadcast): the tournament and
   its players are registered from the start list and the event facts given on the command
-  line (``tracker follow --name … --start-date …``); every game of the feed is a
-  ``pairing`` when it appears and a ``game_result`` when its result changes from ``*``. A
-  round is closed when every game of it in the feed has a result and the games place every
-  player of the start list, or, in a round robin with an odd number of players, all but one
-  (the player whose turn it is to sit out gets no invented bye). The broadcast is then the
-  authority: a result it changes is sent as ``result_corrected``.
+  line (``tracker follow --name … --start-date …``); a game is a ``game_result`` when its
+  result changes from ``*``. No ``pairing`` is sent: a feed need not list every board of a
+  round at once, and a round whose known boards all have results would finish; from results
+  alone the core waits until the round places every player. A round is closed when every game
+  of it in the feed has a result and the games place every player of the start list, or, in a
+  round robin with an odd number of players, all but one (the player whose turn it is to sit
+  out gets no invented bye). The broadcast is then the authority: a result it changes is sent
+  as ``result_corrected``.
 """
 
 from __future__ import annotations
@@ -101,14 +103,7 @@ def follow_broadcast(
     tid = tournament_id
     for b in boards:
         result = b.game.result
-        if alone:
-            candidates.append(
-                Fact(
-                    ev.Pairing(tournament_id=tid, round=b.round, white=b.white, black=b.black),
-                    "pgn",
-                )
-            )
-        elif result is not None:
+        if not alone and result is not None:
             known = ledger.board(b.round, b.white, b.black)
             if known is None:
                 if ledger.paired(b.round):

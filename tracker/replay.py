@@ -103,6 +103,19 @@ def with_edition(events: Iterable[Sourced], edition: str | None) -> list[Sourced
     ]
 
 
+def with_rounds(events: Iterable[Sourced], rounds: int | None) -> list[Sourced]:
+    """Give every tournament of the stream ``rounds`` planned rounds (``--rounds``): the
+    number the file does not state, or states wrongly."""
+    if rounds is None:
+        return list(events)
+    return [
+        Sourced(s.event.model_copy(update={"planned_rounds": rounds}), s.where)
+        if isinstance(s.event, ev.TournamentRegistered)
+        else s
+        for s in events
+    ]
+
+
 @dataclasses.dataclass
 class Replay:
     """The states of every tournament seen, updated event by event."""

@@ -29,12 +29,11 @@ hold a snapshot: the registration stands as first sent.
 When a round is closed
 ======================
 
-The file says a round is over when the round has boards and every board has a result
-(:func:`tracker.trf.to_events` then ends the round with ``round_closed``), whatever later
-rounds already hold. Byes, absences and withdrawals entered ahead for a later round never
-close that round: a round without boards is never closed, and the players a bye-only round
-does not list get no invented zero-point bye (those blank cells state nothing yet). A round
-whose boards are not all finished stays open even when a later round is paired.
+As :func:`tracker.trf.to_events` reads the file, and so as ``tracker replay`` does: a round
+with boards is closed when every board has a result, whatever later rounds already hold;
+byes, absences and withdrawals entered ahead for a round not yet paired are sent as they are
+and never close it (blank cells there state nothing yet); a round whose boards are not all
+finished stays open. The core finishes a round on the same terms.
 """
 
 from __future__ import annotations
@@ -108,18 +107,7 @@ def read_snapshot(
         first = events[0]
         assert isinstance(first, ev.TournamentRegistered)
         events[0] = first.model_copy(update=dict(overrides))
-    facts: dict[FactKey, ev.InputEvent] = {}
-    paired = {e.round for e in events if isinstance(e, ev.Pairing)}
-    for event in events:
-        if isinstance(event, ev.RoundClosed) and event.round not in paired:
-            continue  # byes entered ahead do not close a round
-        if (
-            isinstance(event, ev.Bye)
-            and event.round not in paired
-            and trf.player(event.player).cell(event.round) is None
-        ):
-            continue  # a blank cell of a bye-only round states nothing yet
-        facts[fact_key(event)] = event
+    facts = {fact_key(event): event for event in events}
     return Snapshot(trf, MappingProxyType(facts), text.endswith(("\n", "\r")))
 
 

@@ -39,6 +39,7 @@ from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
 from tracker.results import Code, format_result, parse_result
+from tracker.secured import conditions
 from tracker.state import Round, TournamentState
 from tracker.titles import Title
 from tracker.tournaments import Tournament
@@ -175,11 +176,9 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
 
 
 def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
-    if round_ > state.tournament.planned_rounds:
-        raise Rejected(
-            "round",
-            f"round {round_} is beyond the {state.tournament.planned_rounds} planned rounds",
-        )
+    planned = state.tournament.planned_rounds
+    if planned is not None and round_ > planned:
+        raise Rejected("round", f"round {round_} is beyond the {planned} planned rounds")
     for field, rank in ranks.items():
         if rank not in state.players:
             raise Rejected(field, f"unknown player with start rank {rank}")
@@ -290,7 +289,9 @@ def _result(
     if known == codes:
         return state if rated is rnd else state.with_round(e.round, rated)
     boards = _with(rnd.boards, board, codes)
-    return state.with_round(e.round, rated.replaced(boards=boards))
+    # a board first known by its result: the input does not send this round's pairings
+    implied = True if board not in rnd.boards else None
+    return state.with_round(e.round, rated.replaced(boards=boards, implied=implied))
 
 
 def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
@@ -327,7 +328,7 @@ def _evaluate(
 ) -> tuple[TournamentState, Emitted]:
     t = state.tournament
     edition = state.title_rules.name
-    last = number == t.planned_rounds
+    last = t.is_last(number)
     gate = norm_event(state)  # rapid, blitz, online: no norms, prospects or title ratings
     rows = standings(state, number)
     cells = {row.player.rank: row.cells for row in rows}
@@ -338,23 +339,47 @@ def _evaluate(
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     by_rank = {row.player.rank: row for row in rows}
     event_flags = flags(state, number, rows) if norms else None
+    # before the last round: what each norm still depends on that later rounds can change
+    pending = (
+        {
+            (rank, title): found
+            for rank, title in norms
+            if (found := conditions(state, ctx, rank, cells[rank], title, number))
+        }
+        if norms and not last and before_last_allowed
+        else {}
+    )
 
     for (rank, title), verdict in sorted(norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         if not last and not before_last_allowed:
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
+        conditional = f"conditional:{key}"
+        open_conditions = pending.get((rank, title), ())
         if key in sent:
-            continue
+            if conditional not in sent or open_conditions:
+                continue
+            # announced with conditions that no longer matter: announced again, secured
+            previous = sent.pop(conditional)
+        else:
+            # after a revocation the same facts may give the norm again: the id then also
+            # rests on the revocation, so that subscribers dropping seen ids do not drop it
+            previous = sent.get(f"revoked:{key}", "")
         player = by_rank[rank].player
         digest = facts_digest(verdict)
-        # after a revocation the same facts may give the norm again: the id then also rests
-        # on the revocation, so that subscribers dropping seen ids do not drop it
-        previous = sent.get(f"revoked:{key}", "")
         ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
+        # what the id rests on beside the facts: the certificate makes the id again
+        if previous:
+            sent[f"previous:{key}"] = previous
+        else:
+            sent.pop(f"previous:{key}", None)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
         # as known now: a last-round bye is often announced rounds ahead
-        half_bye_last = state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
+        half_bye_last = (
+            t.planned_rounds is not None
+            and state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
+        )
         out.append(
             ev.NormAchieved(
                 alert_id=ident,
@@ -363,7 +388,7 @@ def _evaluate(
                 edition=edition,
                 player=player_ref(player),
                 title=title.value,
-                secured_early=not last,
+                secured_early=not last and not open_conditions,
                 evidence=proof,
                 flags=ev.NormFlags(
                     half_point_bye_last_round=half_bye_last,
@@ -382,9 +407,14 @@ def _evaluate(
                     one_round_a_day_3_days=_one_round_days(state, title, event_flags),
                     longer_than_90_days=event_flags.longer_than_90_days,
                 ),
+                conditions=tuple(
+                    ev.NormCondition(article=c.article, text=c.text) for c in open_conditions
+                ),
             )
         )
         sent[key] = ident
+        if open_conditions:
+            sent[conditional] = ident
         if verdict.ignored:
             out.append(
                 ev.IgnorableGames(
@@ -405,6 +435,16 @@ def _evaluate(
         player = state.players[int(rank_text)]
         revocation = alert_id(t.id, "norm_revoked", key, state.sent[key])
         sent[f"revoked:{key}"] = revocation
+        if sent.pop(f"conditional:{key}", None) is not None:
+            reason = (
+                f"after round {number} the {title_text} norm announced as {state.sent[key]} "
+                "no longer holds: the conditions announced with it failed"
+            )
+        else:
+            reason = (
+                f"after the correction the {title_text} norm announced as {state.sent[key]} "
+                "no longer holds"
+            )
         out.append(
             ev.NormRevoked(
                 alert_id=revocation,
@@ -413,8 +453,7 @@ def _evaluate(
                 edition=edition,
                 player=player_ref(player),
                 title=title_text,
-                reason=f"after the correction the {title_text} norm announced as "
-                f"{state.sent[key]} no longer holds",
+                reason=reason,
             )
         )
         del sent[key]
@@ -454,16 +493,8 @@ def _evaluate(
         del sent[key]  # a correction took the rating back below the level
 
     if gate.norms:
-        out.extend(
-            _prospects(
-                state,
-                number,
-                set(norms) if last or before_last_allowed else set(),
-                sent,
-                cells,
-                ctx,
-            )
-        )
+        secured = set(norms) - set(pending) if last or before_last_allowed else set()
+        out.extend(_prospects(state, number, secured, sent, cells, ctx))
 
     if announce:
         why_not = None if gate.norms else gate.reason
@@ -494,7 +525,7 @@ def _round_finished(
             "tournament_id": t.id,
             "round": number,
             "edition": state.title_rules.name,
-            "last_round": number == t.planned_rounds,
+            "last_round": t.is_last(number),
             "standings": [
                 {
                     "player": player_fields(r.player),
@@ -555,7 +586,7 @@ def _prospects(
                     p,
                     ident,
                     "entered",
-                    prospect_detail(detail, state.title_rules),
+                    prospect_detail(detail),
                     title,
                 )
             )
