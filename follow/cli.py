@@ -165,7 +165,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
-    return 1 if args.once and follower.held else 0
+    return 1 if args.once and (follower.held or follower.failed) else 0
 
 
 def _start_list(path: str) -> tuple[Any, Any]:

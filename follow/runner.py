@@ -88,6 +88,8 @@ class Follower:
         """A snapshot without a final line break, waiting to be seen unchanged."""
         self.held = False
         """Whether the arbiter's file as last read was not taken."""
+        self.failed = False
+        """Whether the destination failed on the last try."""
         self.games: dict[int, list[BroadcastGame]] = {}
         self._registered: list[ev.InputEvent] | None = None
         self.reported: set[str] = set()
@@ -163,6 +165,7 @@ class Follower:
         """The destination failed: report it, read back what arrived before sending again,
         and take every source's current bytes as new on the next poll."""
         self._report(None, Report("info", f"the destination failed ({exc}); trying again"))
+        self.failed = True
         self.ledger = None
         for poll in (self.trf, *self.pgns):
             if poll is not None:
@@ -277,6 +280,7 @@ class Follower:
             self._unavailable(exc)
             return False
         self.ledger = settled.ledger
+        self.failed = False
         self.sent += len(settled.send)
         self._print(f"follow: {source.label}: sent {len(settled.send)} event(s)")
         return True

@@ -183,3 +183,26 @@ def test_a_follower_process_killed_mid_round_and_restarted(tmp_path: Path) -> No
     assert lines == replay_lines(format_trf(final))
     sent = [json.loads(line)["event"] for line in state.read_text().splitlines()]
     assert len(sent) == len({json.dumps(e, sort_keys=True) for e in sent})
+
+
+def test_once_with_a_broker_that_cannot_be_reached_fails(
+    capsys: pytest.CaptureFixture[str], unused_port: int
+) -> None:
+    pytest.importorskip("aiokafka")
+    path = str(FOLLOW / "rheinland-open-2012-round6.trf")
+    code, out, err = run(
+        capsys, "follow", path, "--once", "--broker", f"kafka://127.0.0.1:{unused_port}"
+    )
+    assert code == 1
+    assert out == ""
+    assert f"follow: info: the destination failed (kafka://127.0.0.1:{unused_port}:" in err
+
+
+@pytest.fixture
+def unused_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+    return port
