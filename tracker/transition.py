@@ -62,8 +62,20 @@ Emitted = list[ev.OutputEvent]
 
 def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
     """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
+    after = record(state, event)
+    if after is state or isinstance(event, ev.TournamentRegistered | ev.PlayerRegistered):
+        return after, []  # a repeated fact derives nothing again; registrations derive nothing
+    return _advance(after, event.round)
+
+
+def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
+    """The first half of :func:`apply`: the state with the event's fact recorded and nothing
+    derived (no round announced, no alert). The same state object when the fact is already
+    known. Raises :exc:`Rejected` exactly where :func:`apply` does, so that a publisher (the
+    follower, ``follow/``) can check a fact against the facts already sent without the cost of
+    evaluating rounds."""
     if isinstance(event, ev.TournamentRegistered):
-        return _register_tournament(state, event), []
+        return _register_tournament(state, event)
     if state is None:
         raise Rejected("tournament_id", f"unknown tournament {event.tournament_id!r}")
     if event.tournament_id != state.tournament.id:
@@ -71,20 +83,25 @@ def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[Tourname
             "tournament_id", f"event for {event.tournament_id!r} given to {state.tournament.id!r}"
         )
     if isinstance(event, ev.PlayerRegistered):
-        return _register_player(state, event), []
+        return _register_player(state, event)
     if isinstance(event, ev.Pairing):
-        after = _pair(state, event)
-    elif isinstance(event, ev.Bye):
-        after = _bye(state, event)
-    elif isinstance(event, ev.GameResult):
-        after = _result(state, event, correction=False)
-    elif isinstance(event, ev.ResultCorrected):
-        after = _result(state, event, correction=True)
-    else:
-        after = _close(state, event)
-    if after is state:
-        return state, []  # a repeated fact: nothing to derive again
-    return _advance(after, event.round)
+        return _pair(state, event)
+    if isinstance(event, ev.Bye):
+        return _bye(state, event)
+    if isinstance(event, ev.GameResult):
+        return _result(state, event, correction=False)
+    if isinstance(event, ev.ResultCorrected):
+        return _result(state, event, correction=True)
+    return _close(state, event)
+
+
+def settle(state: TournamentState) -> TournamentState:
+    """The state with every round that has finished marked announced, without evaluating
+    anything: what :func:`apply` would have announced after the same facts. With
+    :func:`record` it keeps a facts-only copy of a tournament that refuses exactly what the
+    core refuses (a pairing in a finished round, …)."""
+    finished = state.finished_after(state.announced)
+    return state if finished == state.announced else dataclasses.replace(state, announced=finished)
 
 
 # ----------------------------------------------------------------------------- facts
@@ -631,4 +648,4 @@ def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
     return MappingProxyType(copy)
 
 
-__all__ = ["Rejected", "apply"]
+__all__ = ["Rejected", "apply", "record", "settle"]
