@@ -106,6 +106,13 @@ def cmd_follow(args: argparse.Namespace) -> int:
         raise InputError("follow: give the arbiter's file, or --pgn with --players")
     if args.source is None and not args.players:
         raise InputError("--players: a broadcast followed alone needs a start list")
+    if args.pgn:
+        from tracker.pgn import PGN_EXTRA, pgn_available
+
+        if not pgn_available():
+            raise InputError(
+                f"--pgn: reading a broadcast PGN needs python-chess, the pgn extra: {PGN_EXTRA}"
+            )
     if args.broker and args.state:
         raise InputError("--state: with --broker the input topic is read back instead")
 

@@ -124,6 +124,23 @@ def test_missing_arguments_are_named(
     assert err == f"tracker: error: {message}\n"
 
 
+def test_a_broadcast_without_the_pgn_extra_names_the_extra(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """python-chess (GPL-3.0) is the optional ``pgn`` extra: without it ``--pgn`` says which
+    extra to install instead of failing on an import."""
+    import tracker.pgn
+
+    monkeypatch.setattr(tracker.pgn, "pgn_available", lambda: False)
+    players = str(FOLLOW / "costa-brava-2011-players.txt")
+    code, _, err = run(capsys, "follow", "--pgn", "x.pgn", "--players", players)
+    assert code == 2
+    assert err == (
+        "tracker: error: --pgn: reading a broadcast PGN needs python-chess, the pgn extra: "
+        "pip install -e '.[pgn]'\n"
+    )
+
+
 def test_once_on_a_file_that_cannot_be_taken_says_why_and_fails(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -25,8 +25,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import re
+from typing import TYPE_CHECKING
 
-import chess.pgn
+if TYPE_CHECKING:
+    import chess.pgn
 
 from tracker.results import format_result, parse_result
 
@@ -85,6 +87,20 @@ def _number(text: str | None) -> int | None:
     return int(text)
 
 
+PGN_EXTRA = "pip install -e '.[pgn]'"
+"""python-chess (GPL-3.0+) reads the PGN; it is the optional ``pgn`` extra, so that the
+tracker's own install stays free of copyleft code."""
+
+
+def pgn_available() -> bool:
+    """Whether python-chess is installed (the ``pgn`` extra)."""
+    try:
+        import chess.pgn  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
 def _side(headers: chess.pgn.Headers, colour: str) -> Side:
     name = (headers.get(colour) or "").strip()
     title = (headers.get(f"{colour}Title") or "").strip() or None
@@ -98,7 +114,10 @@ def _side(headers: chess.pgn.Headers, colour: str) -> Side:
 
 def read_games(text: str) -> list[BroadcastGame]:
     """Every game of a PGN text, in order, tags only. A game cut short at the end of the
-    text (a feed caught while it is written) keeps the tags that were complete."""
+    text (a feed caught while it is written) keeps the tags that were complete. Needs the
+    ``pgn`` extra (:func:`pgn_available`)."""
+    import chess.pgn
+
     handle = io.StringIO(text)
     games: list[BroadcastGame] = []
     while True:
