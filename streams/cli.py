@@ -53,8 +53,9 @@ def register(sub: Any) -> None:
     publish.add_argument(
         "--pace", type=float, default=0.0, metavar="SECONDS", help="pause between rounds"
     )
-    from tracker.cli import progress_flag
+    from tracker.cli import progress_flag, rounds_option
 
+    rounds_option(publish)
     progress_flag(publish)
     publish.add_argument(
         "--repeat",
@@ -205,7 +206,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
     from tracker.cli import Progress
 
     settings = _settings(args)
-    events = load(args.file)
+    events = load(args.file, args.rounds)
     progress = Progress(args.file, len(events) * args.repeat, args.progress, quiet_stdout=True)
     current = 0
 

@@ -15,13 +15,14 @@ from streams.kafka import ensure_topics, started
 from streams.records import encode_input
 from streams.settings import Settings
 from tracker import events as ev
-from tracker.replay import read_bytes
+from tracker.replay import read_bytes, with_rounds
 
 
-def load(path: str | Path) -> list[ev.InputEvent]:
-    """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable)."""
+def load(path: str | Path, rounds: int | None = None) -> list[ev.InputEvent]:
+    """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable);
+    ``rounds``: the planned number of rounds, overriding the file's."""
     file = Path(path)
-    return [s.event for s in read_bytes(file.read_bytes(), file.name)]
+    return [s.event for s in with_rounds(read_bytes(file.read_bytes(), file.name), rounds)]
 
 
 def round_of(event: ev.InputEvent) -> int:

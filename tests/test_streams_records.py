@@ -161,15 +161,16 @@ def test_schemas_describe_the_messages(tmp_path: Path) -> None:
 
 
 def test_the_alert_schema_has_its_version_and_numbers_for_scores(tmp_path: Path) -> None:
-    """Contract version 2 (README, "The event contract"): every alert carries
-    ``schema_version`` 2, and every score is a JSON number, the display text beside it."""
+    """Contract version 3 (README, "The event contract"): every alert carries
+    ``schema_version`` 3, and every score is a JSON number, the display text beside it (since
+    version 2)."""
     write_schemas(tmp_path)
     alerts = json.loads((tmp_path / "output-event.schema.json").read_text())
     defs = alerts["$defs"]
     kinds = [d for d in defs.values() if "const" in d.get("properties", {}).get("type", {})]
     assert len(kinds) == len(AUDIENCE_OF)
     for kind in kinds:
-        assert kind["properties"]["schema_version"]["const"] == ev.SCHEMA_VERSION == 2
+        assert kind["properties"]["schema_version"]["const"] == ev.SCHEMA_VERSION == 3
     scored = {name: d["properties"] for name, d in defs.items() if "score" in d["properties"]}
     assert set(scored) == {"NormEvidence", "ProspectNeed", "ProspectWay", "Standing"}
     for name, props in scored.items():

@@ -327,9 +327,26 @@ def test_round_with_unfinished_games() -> None:
         tournament_id="test-open", round=2, white=4, black=2, result="0-1"
     )
 
+    # a bye entered ahead for round 3 while round 2 is still being played: in progress
     later = text.replace("XXR 3", "") + player("5", "Elm, Eva", [None, None, ("0000", "-", "H")])
-    with pytest.raises(TrfError, match="round 2 has games without a result, but round 3"):
-        to_events(parse_trf(later))
+    events = to_events(parse_trf(later))
+    assert not any(isinstance(e, RoundClosed) and e.round > 1 for e in events)
+    assert [e for e in events if getattr(e, "round", None) == 3] == [
+        Bye(tournament_id="test-open", round=3, player=5, kind="H")
+    ]
+
+
+def test_a_swiss_round_with_results_after_a_round_without_them_is_an_error() -> None:
+    text = trf_text(
+        player("1", "Ash, Anton", [("2", "w", "1"), ("3", "w", " "), ("4", "b", "1")]),
+        player("2", "Birch, Bela", [("1", "b", "0"), ("4", "b", "1"), ("3", "w", "0")]),
+        player("3", "Cedar, Carl", [("4", "b", "="), ("1", "b", " "), ("2", "b", "1")]),
+        player("4", "Dogwood, Dan", [("3", "w", "="), ("2", "w", "0"), ("1", "w", "0")]),
+        "XXR 3",
+        "XNS swiss",
+    )
+    with pytest.raises(TrfError, match="round 2: board 1-3 has no result, but round 3 has"):
+        to_events(parse_trf(text))
 
 
 def test_colours_decide_white() -> None:

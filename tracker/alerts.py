@@ -7,10 +7,9 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from tracker import events as ev
-from tracker.editions import TitleRules
 from tracker.norms import Check, NormGame, Verdict
 from tracker.players import Player
-from tracker.prospects import Prospect, swiss_assumption
+from tracker.prospects import Prospect
 from tracker.results import Code
 
 
@@ -105,11 +104,11 @@ def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
     )
 
 
-def prospect_detail(p: Prospect, rules: TitleRules) -> ev.Prospect:
+def prospect_detail(p: Prospect) -> ev.Prospect:
     """The wire form of a player's prospect, validated once as a whole (a model per way
     would cost several times more). A way's results are letters in the order of
     ``remaining``, which names each opponent once; the assumption names the articles of
-    ``rules``, the edition the prospect was made under."""
+    the edition the prospect was made under."""
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
     return ev.Prospect.model_validate(
         {
@@ -128,11 +127,12 @@ def prospect_detail(p: Prospect, rules: TitleRules) -> ev.Prospect:
                     "score": float(n.score),
                     "average": n.average,
                     "best_available": n.best,
+                    "note": n.note,
                 }
                 for n in p.needs
             ],
             "open_requirements": requirements(p.open),
-            "assumption": "" if p.exact else swiss_assumption(rules),
+            "assumption": "" if p.exact else p.assumption,
         }
     )
 

@@ -30,8 +30,9 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, facts_digest, norm_alert_id, player_ref
-from tracker.evaluation import verdict_for
+from tracker.evaluation import context, verdict_for
 from tracker.norms import Verdict
+from tracker.secured import conditions
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.views import TournamentSummary, summary
@@ -178,9 +179,19 @@ def certificate(
         misses.append(f"{t.value} ({failed or 'no games'})")
     else:
         raise NoNorm(f"{player.label()} has no norm after round {number}: " + "; ".join(misses))
-    last = number == state.tournament.planned_rounds
+    last = state.tournament.is_last(number)
     if not last and not rules.may_ignore_after_norm(state.tournament):
         raise NoNorm(f"the {t.value} norm is not secured before the last round in this edition")
+    if not last:
+        cells = state.all_cells(number)
+        pending = conditions(
+            state, context(state, number, cells), rank, cells.get(rank, []), t, number
+        )
+        if pending:
+            raise NoNorm(
+                f"the {t.value} norm after round {number} is not secured before the last round: "
+                + "; ".join(f"{c.article}: {c.text}" for c in pending)
+            )
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[t])
     assert proof.average_rating is not None
     assert proof.performance is not None
@@ -195,7 +206,7 @@ def certificate(
         edition=state.title_rules.name,
         edition_reason=state.edition_reason,
         rounds_considered=proof.rounds_considered,
-        secured_early=proof.rounds_considered < state.tournament.planned_rounds,
+        secured_early=not state.tournament.is_last(proof.rounds_considered),
         games=tuple(
             CertificateGame(
                 round=g.round,
@@ -265,7 +276,7 @@ def event_fields(c: NormCertificate) -> list[Field]:
         ("Host federation", t.host_federation),
         ("Chief arbiter", e.chief_arbiter),
         ("Rate of play", e.rate_of_play),
-        ("Type of event", f"{kind}, {t.planned_rounds} rounds"),
+        ("Type of event", f"{kind}, {t.planned_rounds or '?'} rounds"),
         (
             "Players",
             f"{e.players}: {e.rated_players} rated{foreign}, {e.federations} federations",
@@ -367,7 +378,7 @@ def alert_in_force(
 
 
 def _alert_id(state: TournamentState, rank: int, title: Title, number: int, v: Verdict) -> str:
-    previous = state.sent.get(f"revoked:norm:{rank}:{title.value}", "")
+    previous = state.sent.get(f"previous:norm:{rank}:{title.value}", "")
     return norm_alert_id(state.tournament.id, rank, title.value, number, facts_digest(v), previous)
 
 

@@ -134,7 +134,7 @@ def render(c: NormCertificate) -> str:
         title=_e(c.title),
         edition=_e(c.edition),
         rounds=c.rounds_considered,
-        planned=t.planned_rounds,
+        planned=t.planned_rounds or "?",
         secured=" (secured before the last round)" if c.secured_early else "",
         player_name=_e(c.player.name),
         event=_fields(event_fields(c)),

@@ -152,7 +152,9 @@ def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
     pdf.cell(
         0,
         5,
-        text(f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds}")
+        text(
+            f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds or '?'}"
+        )
         + secured,
         new_x="LMARGIN",
         new_y="NEXT",

@@ -19,14 +19,20 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
-from typing import TextIO
 
 from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_event
-from tracker.replay import InputError, Replay, Sourced, read_bytes, to_jsonl, with_edition
-from tracker.report import check_lines, story
+from tracker.replay import (
+    InputError,
+    Replay,
+    Sourced,
+    read_bytes,
+    render,
+    with_edition,
+    with_rounds,
+)
+from tracker.report import check_lines
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
 
@@ -52,13 +58,13 @@ def _why(exc: OSError) -> str:
     return reasons.get(exc.errno or 0, exc.strerror or str(exc))
 
 
-def _load(path: str, edition: str | None) -> list[Sourced]:
+def _load(path: str, edition: str | None, rounds: int | None = None) -> list[Sourced]:
     file = Path(path)
     try:
         data = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it: {_why(exc)}") from None
-    return with_edition(read_bytes(data, file.name), edition)
+    return with_rounds(with_edition(read_bytes(data, file.name), edition), rounds)
 
 
 def _write(path: str, data: bytes) -> None:
@@ -83,7 +89,8 @@ def _up_to(args: argparse.Namespace, state: TournamentState) -> int | None:
     if args.round is None:
         return None
     if not 1 <= args.round <= finished:
-        of = f" of {state.tournament.planned_rounds}"
+        planned = state.tournament.planned_rounds
+        of = f" of {planned}" if planned is not None else ""
         raise InputError(
             f"--round {args.round}: out of range: rounds 1-{finished}{of} have finished"
             if finished > 1
@@ -127,7 +134,7 @@ class Progress:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    events = _load(args.file, args.edition)
+    events = _load(args.file, args.edition, args.rounds)
     run = Replay()
     out = sys.stdout
     announced: set[str] = set()
@@ -135,31 +142,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for done, item in enumerate(events, 1):
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
-        tid = item.event.tournament_id
-        registering = isinstance(item.event, (ev.TournamentRegistered, ev.PlayerRegistered))
-        if args.format == "text" and not registering and tid not in announced:
-            announced.add(tid)  # once the players are known (the rate of play reads them)
-            print_header(run.states[tid], out)
-        for alert in alerts:
-            if args.format == "jsonl":
-                print(to_jsonl(alert), file=out)
-        if args.format == "text":
-            for line in story(alerts, top=args.top):
-                print(line, file=out)
+        for line in render(run, item, alerts, args.format, args.top, announced):
+            print(line, file=out)
     progress.close()
     return 0
 
 
-def print_header(state: TournamentState, out: TextIO) -> None:
-    """The edition a tournament is judged by, and whether it is a norm event and why."""
-    t = state.tournament
-    print(f"# {t.name or t.id}: edition {state.edition_reason}", file=out)
-    gate = norm_event(state)
-    print(f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}", file=out)
-
-
 def _final_state(args: argparse.Namespace) -> TournamentState:
-    events = _load(args.file, args.edition)
+    events = _load(args.file, args.edition, args.rounds)
     run = Replay()
     for item in events:
         run.feed(item)
@@ -232,6 +222,26 @@ def _format_of(out: str | None) -> str:
     return {".pdf": "pdf", ".html": "html", ".htm": "html"}.get(suffix, "json")
 
 
+def rounds_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rounds",
+        type=_planned_rounds,
+        metavar="N",
+        help="the planned number of rounds, overriding the file (TRF: XXR, else 142, else the "
+        "dates of 132; without them a Swiss has no known last round)",
+    )
+
+
+def _planned_rounds(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of rounds") from None
+    if not 1 <= value <= 99:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of rounds (1-99)")
+    return value
+
+
 def progress_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
@@ -276,6 +286,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    rounds_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)
 
@@ -291,6 +302,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--round", type=int, help="after this round (default: the last finished)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
+    rounds_option(check)
     check.set_defaults(func=cmd_check)
 
     cert = sub.add_parser(
@@ -315,7 +327,12 @@ def build_parser() -> argparse.ArgumentParser:
     )
     cert.add_argument("--out", metavar="PATH", help="write here (default: stdout)")
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
+    rounds_option(cert)
     cert.set_defaults(func=cmd_certificate)
+
+    from follow.cli import register as register_follow  # the shell's loop stays outside
+
+    register_follow(sub, EDITION_NAMES, editions_help)
 
     for plugin in entry_points(group="tracker.commands"):
         # other packages (the Kafka shell in ``streams``) add their subcommands here, so the

@@ -154,7 +154,9 @@ class TournamentRegistered(_Input):
     end_date: date | None = None
     system: System = System.SWISS
     host_federation: FederationCode | None = None
-    planned_rounds: int = Field(ge=1, le=MAX_ROUNDS)
+    planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
+    """``None`` (or absent): the number of rounds is not known. Then no round is the last
+    one, nobody is out of reach for lack of rounds, and no norm is judged as final."""
     kinds: tuple[EventKind, ...] = Field(default=(), max_length=len(EventKind))
     edition: Name | None = None
     city: Name | None = Field(default=None, exclude_if=_absent)
@@ -416,15 +418,32 @@ class NormFlags(_Event):
     declared); ``None`` under other editions or without dates."""
 
 
-SCHEMA_VERSION: Final = 2
+class NormCondition(_Event):
+    """What a norm achieved before the last round still depends on: something later rounds
+    can change that the player's own results cannot (see ``tracker/secured.py``)."""
+
+    article: str
+    text: str
+
+
+def _empty(value: object) -> bool:
+    """Output fields added after the first contract are left out of the JSON form while
+    empty, so alerts without them keep their exact form."""
+    return not value
+
+
+SCHEMA_VERSION: Final = 3
 """The version of the output events' contract (README, "The event contract"): raised when a
 field of an output event changes its type or meaning or goes away; a new optional field or a
 new alert type keeps it. 1 (no field): scores were strings (``"6½"``); 2: scores are numbers,
-with ``score_text`` beside them where a page shows them."""
+with ``score_text`` beside them where a page shows them; 3: a prospect's ``games_left`` may be
+``null`` (a Swiss whose number of rounds is unknown), ``secured_early`` is false for a norm
+announced with ``conditions``, and ``round_finished.last_round`` is false while the number of
+rounds is unknown."""
 
 
 class _Alert(_Event):
-    schema_version: Literal[2] = SCHEMA_VERSION
+    schema_version: Literal[3] = SCHEMA_VERSION
     """:data:`SCHEMA_VERSION`, on every alert, so a subscriber sees which contract it reads."""
     alert_id: str
     tournament_id: str
@@ -437,9 +456,16 @@ class NormAchieved(_Alert):
     player: PlayerRef
     title: str
     secured_early: bool
-    """Achieved before the last round, so that no later result can take it away."""
+    """Achieved before the last round, so that no later result and no absence can take it
+    away; ``False`` after the last round, and while :attr:`conditions` are open."""
     evidence: NormEvidence
     flags: NormFlags | None = None
+    conditions: tuple[NormCondition, ...] = Field(default=(), exclude_if=_empty)
+    """Before the last round: what the norm still depends on that later rounds can change
+    (who turns up for the 1.4.3d exemption; 1.42d's unrated opponents). Empty when secured
+    or final. A norm announced with conditions is announced again, under a new id and
+    without them, once they no longer matter (the last round); ``norm_revoked`` if they
+    fail."""
 
 
 class NormRevoked(_Alert):
@@ -477,6 +503,9 @@ class ProspectNeed(_Event):
     score: float
     average: int
     best_available: int
+    note: str = Field(default="", exclude_if=_empty)
+    """What else the row needs, e.g. 1.4.1c's 8-game norm: the round without a counted game
+    a forfeit win or a pairing-allocated bye."""
 
 
 class ProspectWay(_Event):
@@ -493,7 +522,8 @@ class Prospect(_Event):
 
     exact: bool
     """``True`` in a round robin: the remaining opponents are known and ``ways`` is exact."""
-    games_left: int
+    games_left: int | None
+    """Rounds left to play; ``None`` in a Swiss whose number of rounds is unknown."""
     remaining: tuple[PlayerRef, ...]
     """Round robin: the games still to play, by opponent's start rank (twice for an opponent
     met twice more in a double round robin)."""

@@ -194,7 +194,7 @@ def norm_games(
         excluded.append(Ignored(cell.round, opponent, cell.code, *reason, optional=False))
         if (
             cell.code is Code.FORFEIT_WIN
-            and cell.round == t.planned_rounds
+            and t.is_last(cell.round)
             and rules.last_round_forfeit_counts()
             and rules.exclusion(opponent, Code.LOSS, t, cell.opponent in ctx.unrated_scored_zero)
             is None
@@ -912,6 +912,11 @@ def least_half_points(kept: Sequence[NormGame], spec: Requirements, mix: bool = 
     return None
 
 
+def complete_mix_holds(games: Sequence[NormGame], spec: Requirements) -> bool:
+    """Whether ``games``, every one counted, meet the opponent mix (1.4.1f of 2024)."""
+    return _mix_holds(games, spec)
+
+
 def gives_norm(games: Sequence[NormGame], spec: Requirements) -> bool:
     """Whether ``games``, every one kept, give the norm with their results: the number of
     games, the score (1.49), Ra and Rp (1.48, 1.48a) and the mix, the rating first."""
@@ -1065,7 +1070,7 @@ def _short_spec(counted: Sequence[NormGame], cells: Sequence[Cell], spec: _Spec)
     forfeit or spent on a pairing-allocated bye."""
     rules, t = spec.rules, spec.tournament
     short = rules.short_norm(t)
-    if short is None or len(counted) != short[0]:
+    if short is None or t.planned_rounds is None or len(counted) != short[0]:
         return None
     played = {g.round for g in counted}
     missing = [c for c in cells if c.round not in played]
@@ -1074,9 +1079,18 @@ def _short_spec(counted: Sequence[NormGame], cells: Sequence[Cell], spec: _Spec)
         return None
     if not rules.short_norm_allows(missing[0].code, t):
         return None
+    return short_requirements(spec)
+
+
+def short_requirements(spec: _Spec) -> _Spec | None:
+    """The requirements of a norm over fewer games (1.4.1c of 2024: 8 games counted as 9),
+    when the edition allows one in this tournament, whichever round lacks its game."""
+    short = spec.rules.short_norm(spec.tournament)
+    if short is None:
+        return None
     low, counted_as = short
     return dataclasses.replace(
-        spec, min_games=low, counted_as=counted_as, games_article=rules.short_norm_article
+        spec, min_games=low, counted_as=counted_as, games_article=spec.rules.short_norm_article
     )
 
 

@@ -13,7 +13,9 @@ norm they lack, and whether any result still can.
   is "some order and these results give the norm"). Pairings of later rounds that arrived
   early are not used, so that the alerts do not depend on when facts arrive.
   Whether the norm is possible at all is decided by the norm search on the record with every
-  remaining game won. The list of scores tries every set of counted games, so it is exact only
+  remaining game won, and on those records with some games won by forfeit where a game not
+  played does more than a won game left out (1.4.1c, 1.4.1f: :meth:`Outlook._won_records`).
+  The list of scores (over the board) tries every set of counted games, so it is exact only
   up to :data:`EXACT_SUBSETS` sets; a larger round robin (early rounds of 12 players and more)
   gets the Swiss bound below, with its opponents known, until it is small enough.
 * **Swiss**: the opponents are unknown. The prospect lists, for each number of remaining games
@@ -27,10 +29,14 @@ strong as the strongest of those. Each of them is counted at least at the 1.46c 
 only the lowest (the edition's number of them) is raised. The title, federation and unrated
 mix is checked against what those players could give, each rule on its own. The 1.43e
 exemption is taken as met when every registered player, if paired, would meet it. A player is
-out of reach only when no score in no number of counted remaining games passes all of that.
+out of reach only when no route (:class:`_Relaxed`: the games with wins left out, or 1.4.1c's
+8 games), no score and no number of counted remaining games passes all of that; a remaining
+round may bring no counted game (a bye, a forfeit), so any number up to the rounds left
+counts (with the number of rounds unknown, up to :data:`HORIZON` rounds in all).
 
 The 1.42d status of unrated round-robin opponents (zero against rated players) is taken as it
-stands after the round; remaining games are assumed to be played over the board.
+stands after the round. Byes entered for later rounds are not used (the alerts do not depend
+on when they arrive).
 """
 
 from __future__ import annotations
@@ -53,6 +59,7 @@ from tracker.norms import (
     Context,
     NormGame,
     Requirements,
+    complete_mix_holds,
     floor_adjusted,
     gives_norm,
     least_half_points,
@@ -62,6 +69,7 @@ from tracker.norms import (
     norm_games,
     open_checks,
     requirements,
+    short_requirements,
 )
 from tracker.players import Player
 from tracker.results import Code
@@ -77,6 +85,20 @@ def swiss_assumption(rules: TitleRules) -> str:
         "remaining opponents at best the highest-rated players not yet met over the board, "
         f"each counted at least at the {rules.articles['floor']} floor"
     )
+
+
+UNKNOWN_ROUNDS = (
+    "; the number of rounds is not known: at most {horizon} rounds in all are assumed "
+    "({left} more games for this player)"
+)
+
+HORIZON = 13
+"""With the number of rounds of a Swiss unknown, the prospects assume it has at most this
+many rounds, or as many as the player needs to reach the minimum number of games if that is
+more: so nobody is out of reach for lack of games, and the bound stays as cheap as that of a
+13-round event (more rounds could only be tried one number of games at a time). Swiss events
+of more than 13 rounds are rare, and their files give the number; ``--rounds`` gives it for
+the others. 13 is the number of games a norm counts as at most (1.49, 1.7)."""
 
 
 EXACT_SUBSETS = 2**10
@@ -103,6 +125,8 @@ class Need:
     average: int
     best: int
     """The average of the ``games`` strongest players still available (the assumption)."""
+    note: str = ""
+    """What else the row needs (1.4.1c: the round without a counted game)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -129,7 +153,9 @@ class Prospect:
     title: Title
     after_round: int
     status: Status
-    games_left: int
+    games_left: int | None
+    """Games (rounds of a Swiss) left to play; ``None`` when the number of rounds of a
+    Swiss is not known."""
     exact: bool
     """Whether :attr:`ways` is exact: a round robin small enough to try every set of counted
     games (:data:`EXACT_SUBSETS`). Whether the norm is possible at all is exact in every
@@ -144,6 +170,9 @@ class Prospect:
     open: tuple[Check, ...] = ()
     """The games and mix a record of every game will need, against the games so far."""
     reason: str = ""
+    assumption: str = ""
+    """What :attr:`needs` assumes about the games to come (Swiss, or a round robin too
+    large for :attr:`exact`)."""
 
     @property
     def in_contention(self) -> bool:
@@ -200,9 +229,15 @@ class Outlook:
         self.rules = state.title_rules
         self.cells = state.all_cells(up_to) if cells is None else cells
         self.ctx = context(state, up_to, self.cells) if ctx is None else ctx
+        self.facts_ctx = self.ctx
+        """The context of the facts, before the Swiss assumption below widens it."""
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
-        self.games_left_swiss = max(0, t.planned_rounds - up_to)
+        self.games_left_swiss = (
+            None if t.planned_rounds is None else max(0, t.planned_rounds - up_to)
+        )
+        """Rounds left in a Swiss; ``None`` when the number of rounds is not known (then
+        :meth:`_swiss_left` assumes a number, :data:`HORIZON`)."""
         if not self.round_robin:
             # the exemption may still be met by players not paired yet (the assumption)
             field_exempt = swiss_exemption_possible(t, state.players.values(), self.rules)
@@ -221,21 +256,23 @@ class Outlook:
         self._have: dict[int, _Have] = {}
         self._everyone: list[Remaining] | None = None
         self._left: dict[int, tuple[Remaining, ...]] = {}
-        self._bounds: dict[Key, _Relaxed] = {}
+        self._bounds: dict[Key, list[_Relaxed]] = {}
+        self._every: set[Key] = set()
         self._specs: dict[Key, Requirements] = {}
         self._wins: dict[Key, bool] = {}
         self._kept: dict[Key, bool] = {}
         self._weighted: dict[tuple[int, int], tuple[Mapping[Title, Fraction], _Weighted]] = {}
         self._scores: dict[int, Fraction] = {}
         self._foreign: dict[int, tuple[int, int]] = {}
+        self._foreign_field: dict[str, frozenset[str]] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self._won: dict[int, list[NormGame]] = {}
 
     # ------------------------------------------------------------------ public
 
     def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
-        """Every (player, title) the norm evaluation considers, without the details (which
-        :meth:`prospect` gives)."""
+        """Every (player, title) the norm evaluation considers, without the details or the
+        reasons (which :meth:`prospect` gives)."""
         out = {}
         for rank, player in self.state.players.items():
             for title in self.rules.eligible_norm_titles(player):
@@ -260,21 +297,27 @@ class Outlook:
         spec = self._spec(rank, title)
         if detail:
             distinct = {g.opponent.rank for g in counted} | {r.opponent.rank for r in remaining}
-            games = len(counted) + min(left, self._pool(rank, remaining).size)
+            to_come = self._swiss_left(spec, counted) if left is None else left
+            games = len(counted) + min(to_come, self._pool(rank, remaining).size)
             opponents = len(distinct) if self.round_robin else games
             shown["remaining"] = remaining
             shown["open"] = tuple(open_checks(counted, spec, games, opponents))
+            shown["assumption"] = self._assumption(spec, counted)
         if left == 0:
             return make(reason="no games left")
         # round robin: winning every remaining game decides (:meth:`_wins_all`); the whole
         # record so, which the norm search would try first, is cheap to try, and when it
         # gives the norm, the bound (a necessary condition) cannot rule it out
         if not (self.round_robin and self._kept_and_won(rank, title, spec)):
-            relaxed = self._relaxed(rank, spec, counted, remaining)
-            if not relaxed.possible():
-                return make(reason=relaxed.why_not())
+            routes = self._routes(rank, spec, counted, remaining, every=detail)
+            if not routes[0].possible():
+                # the other routes only when the first fails (or for the details)
+                routes = self._routes(rank, spec, counted, remaining, True, quick=not detail)
+                if not any(route.possible() for route in routes):
+                    # the reason goes with the details (the status pass asks for none)
+                    return make(reason=_why_not(routes) if detail else "")
             if not self.round_robin:
-                return make(Status.POSSIBLE, needs=relaxed.needs() if detail else ())
+                return make(Status.POSSIBLE, needs=_needs(routes) if detail else ())
             if not self._wins_all(rank, title):
                 return make(reason="no results against the remaining opponents give the norm")
         if not detail:
@@ -282,12 +325,34 @@ class Outlook:
         exact = _Exact(self, spec, player, title, counted, remaining)
         found = exact.least() if exact.subsets() <= EXACT_SUBSETS else None
         if found is not None:
-            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found))
-        # too many sets of counted games to try: the scores the bound does not rule out
-        needs = self._relaxed(rank, spec, counted, remaining).needs()
+            return make(Status.POSSIBLE, exact=True, ways=exact.ways(found), assumption="")
+        # too many sets of counted games to try, or the norm comes only with a game not
+        # played over the board (1.4.1c, 1.4.1f): the scores the bound does not rule out
+        needs = _needs(self._routes(rank, spec, counted, remaining, every=True))
         low = min(int(n.score * 2) for n in needs) if needs else 0
-        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * left + 1))
+        ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * len(remaining) + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
+
+    def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
+        """What a table of needs assumes (:func:`swiss_assumption`), and with the number
+        of rounds unknown, how many (:meth:`_swiss_left`)."""
+        if self.round_robin:
+            floor = self.rules.articles["floor"]
+            return f"remaining opponents as scheduled, each counted at least at the {floor} floor"
+        if self.games_left_swiss is not None:
+            return swiss_assumption(self.rules)
+        return swiss_assumption(self.rules) + UNKNOWN_ROUNDS.format(
+            horizon=self.up_to + self._swiss_left(spec, counted),
+            left=self._swiss_left(spec, counted),
+        )
+
+    def _swiss_left(self, spec: Requirements, counted: Sequence[NormGame]) -> int:
+        """The games left in a Swiss: the rounds left, or with their number unknown, those
+        of a :data:`HORIZON`-round event, or as many as the minimum number of games still
+        needs if that is more (nobody is out of reach for lack of games)."""
+        if self.games_left_swiss is not None:
+            return self.games_left_swiss
+        return max(HORIZON - self.up_to, spec.min_games - len(counted), 1)
 
     def score(self, half_points: int) -> Fraction:
         """A score given in half points, as a fraction made once per outlook."""
@@ -313,8 +378,22 @@ class Outlook:
             is_foreign = self.rules.is_foreign
             have, pool = self._summary(rank), self._pools[rank]
             foreign = {f for f in have.federations if is_foreign(f, own)}
-            new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
-            self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+            if self.round_robin:
+                new_feds = {f for f, c in pool.federations.items() if c > 0 and is_foreign(f, own)}
+                self._foreign[rank] = (len(foreign), len(new_feds - foreign))
+            else:
+                # a Swiss pool is the field but the players met: of the field's foreign
+                # federations, only those all of whose players were met are gone
+                field = self._foreign_field.get(own)
+                if field is None:
+                    field = frozenset(f for f in self.federations if is_foreign(f, own))
+                    self._foreign_field[own] = field
+                gone = {
+                    f
+                    for other in self._met(rank, over_the_board=True)
+                    if pool.federations[f := self.state.players[other].federation_key] <= 0
+                }
+                self._foreign[rank] = (len(foreign), len(field - gone - foreign))
         return self._foreign[rank]
 
     def weighted(self, rank: int, mo: MO) -> _Weighted | None:
@@ -338,16 +417,82 @@ class Outlook:
 
     # ------------------------------------------------------------------ helpers
 
-    def _relaxed(
-        self, rank: int, spec: Requirements, counted: list[NormGame], remaining: Sequence[Remaining]
-    ) -> _Relaxed:
-        relaxed = self._bounds.get((rank, spec.title))
-        if relaxed is None:
+    def _routes(
+        self,
+        rank: int,
+        spec: Requirements,
+        counted: list[NormGame],
+        remaining: Sequence[Remaining],
+        every: bool,
+        quick: bool = False,
+    ) -> list[_Relaxed]:
+        """The bounds of the ways the norm search can succeed: first the norm over the games
+        (with wins left out, 1.42e, a tail cut, 1.42f, and remaining rounds without a counted
+        game, a bye or a forfeit); with ``every``, also 1.4.1c's 8 games where they can
+        still apply (made only when asked for: the first route decides most players; with
+        ``quick``, for a pass/fail answer, not where the rating alone rules them out).
+        1.42c's last-round forfeit counted as a loss needs no bound of its own: the game
+        played and lost gives the same record."""
+        key = (rank, spec.title)
+        routes = self._bounds.get(key)
+        if routes is None:
             pool = self._pool(rank, remaining)
-            left = len(remaining) if self.round_robin else self.games_left_swiss
-            relaxed = _Relaxed(self, spec, counted, self._summary(rank), pool, left)
-            self._bounds[(rank, spec.title)] = relaxed
-        return relaxed
+            if self.round_robin:
+                left = sum(1 for r in remaining if r.counts)
+            else:
+                left = self._swiss_left(spec, counted)
+            routes = [_Relaxed(self, spec, counted, self._summary(rank), pool, left)]
+            self._bounds[key] = routes
+        if every and key not in self._every:
+            m = self._short_games(rank, counted, remaining)
+            if m is not None and quick and not _rating_may_do(routes[0], m):
+                return routes  # its rating cannot pass: not made for a pass/fail answer
+            self._every.add(key)
+            short = short_requirements(spec) if m is not None else None
+            if short is not None and m is not None:
+                routes.append(
+                    _Relaxed(
+                        self,
+                        short,
+                        counted,
+                        self._summary(rank),
+                        self._pool(rank, remaining),
+                        m,
+                        exactly=True,
+                        note=f"{short.games_article}: {short.min_games} games, the round "
+                        "without a counted game a forfeit win or a pairing-allocated bye",
+                    )
+                )
+        return routes
+
+    def _short_games(
+        self, rank: int, counted: list[NormGame], remaining: Sequence[Remaining]
+    ) -> int | None:
+        """1.4.1c (2024): whether the norm can still come from 8 counted games of a 9-round
+        event, the ninth round a forfeit win or a pairing-allocated bye, and how many of the
+        remaining games must then count: every round so far must be a counted game, but for
+        at most one such round; if none was, one remaining round must be."""
+        short = self.rules.short_norm(self.tournament)
+        planned = self.tournament.planned_rounds
+        if short is None or planned is None:
+            return None
+        played = {g.round for g in counted}
+        missing = [r for r in range(1, self.up_to + 1) if r not in played]
+        if len(missing) > 1:
+            return None
+        if missing:
+            cell = next((c for c in self.cells.get(rank, ()) if c.round == missing[0]), None)
+            if cell is None or not self.rules.short_norm_allows(cell.code, self.tournament):
+                return None
+        m = short[0] - len(counted)
+        rounds_left = planned - self.up_to
+        if m < 0 or m + (0 if missing else 1) != rounds_left:
+            return None
+        if self.round_robin and (
+            m > sum(1 for r in remaining if r.counts) or m + (not missing) > len(remaining)
+        ):
+            return None
+        return m
 
     def _kept_and_won(self, rank: int, title: Title, spec: Requirements) -> bool:
         """Round robin: whether the whole record, every remaining game won and nothing left
@@ -363,14 +508,43 @@ class Outlook:
         free, so the games after the norm that 1.42f lets go can be any of them, which 1.42e
         allows for wins anyway."""
         if (rank, title) not in self._wins:
-            cells = list(self.cells.get(rank, []))
-            cells += [
-                Cell(n, r.opponent.rank, Code.WIN)
-                for n, r in enumerate(self._remaining(rank), self.up_to + 1)
-            ]
-            player = self.state.players[rank]
-            self._wins[(rank, title)] = norm_exists(player, cells, title, self.ctx, self.rules)
+            self._wins[(rank, title)] = any(
+                norm_exists(self.state.players[rank], cells, title, self.ctx, self.rules)
+                for cells in self._won_records(rank, title)
+            )
         return self._wins[(rank, title)]
+
+    def _won_records(self, rank: int, title: Title) -> Iterator[list[Cell]]:
+        """Round robin: the records with every remaining game won, first all of them over
+        the board, then with some of them forfeit wins (not counted) where that can give
+        what leaving the won game out cannot: 1.4.1c's 8 games (a forfeit win in a 9-round
+        event), and 1.4.1f, which lets wins be left out only when the complete record
+        meets the mix (a forfeited game is not in the record). Elsewhere a forfeit win
+        does for a norm what a won game left out does (1.42e)."""
+        so_far = list(self.cells.get(rank, []))
+        remaining = self._remaining(rank)
+
+        def record(forfeits: Collection[int]) -> list[Cell]:
+            return so_far + [
+                Cell(n, r.opponent.rank, Code.FORFEIT_WIN if i in forfeits else Code.WIN)
+                for i, (n, r) in enumerate(enumerate(remaining, self.up_to + 1))
+            ]
+
+        yield record(())
+        spec = self._spec(rank, title)
+        won = self._won_games(rank)
+        spare = 0  # 1.4.1f: games the record can spare beyond the minimum, each a forfeit
+        if self.rules.wins_need_complete_mix(self.tournament) and not complete_mix_holds(won, spec):
+            spare = len(won) - spec.min_games
+        short = self._short_games(rank, self._counted(rank), remaining) is not None
+        for k in range(1, min(max(spare, short), len(remaining)) + 1):
+            for forfeits in itertools.combinations(range(len(remaining)), k):
+                rounds = {self.up_to + 1 + i for i in forfeits}
+                if (short and k == 1) or (
+                    k <= spare
+                    and complete_mix_holds([g for g in won if g.round not in rounds], spec)
+                ):
+                    yield record(forfeits)
 
     def _won_games(self, rank: int) -> list[NormGame]:
         """Round robin: the games that count for norms (the same for every title) with every
@@ -446,9 +620,12 @@ class Outlook:
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
         gone = {rank, *self._met(rank, over_the_board=True)}
+        most = self.games_left_swiss
+        if most is None:  # the most :meth:`_swiss_left` can give (the minimum is the same)
+            most = max(HORIZON - self.up_to, self.rules.min_games(self.tournament)[0], 1)
         best: list[int] = []
         for rating, other in self.field:
-            if len(best) == self.games_left_swiss:
+            if len(best) == most:
                 break
             if other not in gone:
                 best.append(rating)
@@ -506,7 +683,14 @@ def outlook(state: TournamentState, up_to: int) -> Outlook:
 
 class _Relaxed:
     """Necessary conditions over every record the remaining games could make: the rating
-    requirement exactly, each mix rule against the best the pool could give."""
+    requirement exactly, each mix rule against the best the pool could give.
+
+    A record counts the games so far but ``d`` won ones (1.42e, the lowest rated for the
+    rating, any for each mix rule) and ``m`` remaining games: ``m`` may be anything up to
+    the games left, since a remaining round may bring no counted game (a bye, a forfeit, a
+    game left out as a win or cut under 1.42f), and the record must keep the minimum
+    number of games, so ``d`` is fixed by ``m`` and the number of games. With ``exactly``,
+    ``m`` is ``left`` and no win is left out (1.4.1c: exactly 8 games)."""
 
     def __init__(
         self,
@@ -516,23 +700,26 @@ class _Relaxed:
         have: _Have,
         pool: _Pool,
         left: int,
+        exactly: bool = False,
+        note: str = "",
     ) -> None:
         self.o = outlook
         self.spec = spec
         self.counted = counted
         self.have = have
         self.pool = pool
-        self.left = min(left, pool.size)
+        self.exactly = exactly
+        self.note = note
         rules, t = outlook.rules, outlook.tournament
-        self.cut = rules.may_ignore_after_norm(t)
-        self.drop_wins = rules.may_ignore_wins(t)
-        floor = spec.floor
-        clamped = [max(r, floor) for r in pool.ratings[: self.left]]
-        self.best = list(itertools.accumulate(clamped, initial=0))
+        self.drop_wins = rules.may_ignore_wins(t) and not exactly
         self._ordered = sorted(counted, key=lambda g: g.rating)
         self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
         self._drops: list[tuple[int, int, int]] = []
         self._kept_sum = sum(g.rating for g in self._ordered)
+        self.left = min(left, pool.size)
+        clamped = [max(r, spec.floor) for r in pool.ratings[: self.left]]
+        self.best = list(itertools.accumulate(clamped, initial=0))
+        self.games_ok = False
         self.rating_ok = False
         self._failed_mix: tuple[int, int] | None = None
         """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
@@ -555,23 +742,17 @@ class _Relaxed:
                 self._drops.append((len(ordered) - d, half, adjusted))
             yield self._drops[d]
 
-    def _min_games(self, m: int) -> int:
-        if m == self.left or self.drop_wins:
-            return self.spec.min_games
-        return max(self.spec.min_games, self.o.rules.min_games_after_cut(self.o.tournament))
-
     def _counts(self) -> range:
-        return (
-            range(self.left + 1) if self.cut or self.drop_wins else range(self.left, self.left + 1)
-        )
+        return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
 
     def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
         """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
         gives the norm with ``h`` half points from them, ``None`` if no sum does."""
         n_c, h_c, adj_c = drop
         n = n_c + m
-        if n == 0 or n < self._min_games(m):
+        if n == 0 or n < self.spec.min_games:
             return None
+        self.games_ok = True
         total = self.o.least_sum(self.spec, h_c + h, n)
         if total is None:
             return None
@@ -604,7 +785,7 @@ class _Relaxed:
             for n_c, h_c, adj_c in self.drops():
                 # :meth:`_needed_sum` for every score, fewest points last
                 n = n_c + m
-                if n == 0 or n < self._min_games(m):
+                if n == 0 or n < spec.min_games:
                     continue
                 for h in range(2 * m, -1, -1):
                     total = least_sum(spec, h_c + h, n)
@@ -627,9 +808,11 @@ class _Relaxed:
         return self._mix[(n, m)]
 
     def _mix_failures(self, n: int, m: int) -> Iterator[str]:
-        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play:
-        at-least rules with the most the pool could add, at-most rules with the fewest it
-        must. Lazily, so that a pass or fail need not describe every rule."""
+        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play
+        (so ``len(counted) + m - n`` wins so far left out): at-least rules with the most the
+        games so far and the pool could add, at-most rules with the fewest the games kept
+        and the pool must bring, the wins left out being any of those of the kind. Lazily,
+        so that a pass or fail need not describe every rule."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
         rule = spec.mix(n, (n + 1) // 2 if double else n)
@@ -650,8 +833,11 @@ class _Relaxed:
             if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
                 yield f"{rule.other_article} opponents from other federations"
 
+        # the record leaves out exactly this many wins so far (1.42e): it has n games
+        dropped = len(self.counted) + m - n
+
         def fewest(have_n: int, droppable_n: int, pool_n: int) -> int:
-            return max(0, have_n - droppable_n) + max(0, m - (pool.size - pool_n))
+            return max(0, have_n - min(dropped, droppable_n)) + max(0, m - (pool.size - pool_n))
 
         def of_fed(fed: str) -> int:
             return fewest(
@@ -671,6 +857,12 @@ class _Relaxed:
                 yield f"{rule.unrated_article} unrated opponents"
 
     def why_not(self) -> str:
+        if not self.games_ok:
+            most = len(self.counted) + self.left
+            return (
+                f"games: at most {most} games can count, {self.spec.games_article} needs "
+                f"{self.spec.min_games}"
+            )
         if not self.rating_ok:
             against = (
                 "against the remaining opponents"
@@ -702,8 +894,43 @@ class _Relaxed:
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, self.o.score(h), average, best))
+                out.append(Need(m, self.o.score(h), average, best, self.note))
         return tuple(out)
+
+
+def _rating_may_do(main: _Relaxed, m: int) -> bool:
+    """Whether a record of the games so far, every one kept, and ``m`` remaining games all
+    won against the strongest players of the pool reaches the rating requirement (1.48,
+    1.48a): the first test 1.4.1c's route (:meth:`_Relaxed.possible`, no win left out)
+    makes, here from the main route's sums."""
+    if m > main.left:
+        return False
+    games, half, adjusted = next(main.drops())
+    total = main.o.least_sum(main.spec, half + 2 * m, games + m)
+    return total is not None and total - adjusted <= main.best[m]
+
+
+def _needs(routes: Sequence[_Relaxed]) -> tuple[Need, ...]:
+    """The rows of every route that is possible, by number of games (most first) and
+    score; where two routes give a row for the same games and score, the lower average
+    (the first route's on a tie)."""
+    possible = [route for route in routes if route.possible()]
+    if len(possible) == 1:
+        return possible[0].needs()  # the common case: nothing to merge
+    rows: dict[tuple[int, int], Need] = {}  # by games and score in half points
+    for route in possible:
+        for need in route.needs():
+            key = (-need.games, 2 * need.score.numerator // need.score.denominator)
+            known = rows.get(key)
+            if known is None or need.average < known.average:
+                rows[key] = need
+    return tuple(rows[key] for key in sorted(rows))
+
+
+def _why_not(routes: Sequence[_Relaxed]) -> str:
+    """Why no route can give the norm: the main route's reason, then each other's."""
+    first, *others = routes
+    return "; ".join([first.why_not(), *(f"{r.note.split(':')[0]}: {r.why_not()}" for r in others)])
 
 
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:

@@ -10,6 +10,7 @@ from tracker.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.editions import title_rules_named
 from tracker.evaluation import norm_event, verdict_for
 from tracker.prospects import Outlook
+from tracker.secured import norm_secured
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
 
@@ -42,11 +43,15 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
         elif isinstance(a, ev.NormAchieved):
             e = a.evidence
             when = "SECURED before the last round" if a.secured_early else "achieved"
+            if a.conditions:
+                when = "achieved, not yet secured"
             yield (
                 f"** round {a.round}: {a.title} norm {when}: {_name(a.player)} — "
                 f"{e.score_text}/{e.games}, "
                 f"Ra {e.average_rating}, Rp {e.performance}, counts as {e.games_credited} games"
             )
+            for c in a.conditions:
+                yield f"   depends on {c.article}: {c.text}"
         elif isinstance(a, ev.NormRevoked):
             yield f"!! round {a.round}: {a.title} norm revoked: {_name(a.player)} — {a.reason}"
         elif isinstance(a, ev.TitleRatingReached):
@@ -184,7 +189,7 @@ def check_lines(
         lines.append(f"{player.label()} can gain no norm title:")
         lines += [f"  {rules.why_not_eligible(player, t)}" for t in NORM_TITLES]
         return lines, 0
-    ongoing = up_to < state.tournament.planned_rounds
+    ongoing = not state.tournament.is_last(up_to)
     # no prospects where the event gives no norm (its rate of play: evaluation.norm_event)
     view = Outlook(state, up_to) if ongoing and norm_event(state).norms else None
     for i, t in enumerate(titles):
@@ -194,10 +199,8 @@ def check_lines(
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
         lines += breakdown(proof, ref, rules.name)
         if view is not None:
-            secured = verdict.achieved and rules.may_ignore_after_norm(state.tournament)
+            secured = norm_secured(state, rank, t, verdict, up_to, view.cells, view.facts_ctx)
             p = view.prospect(rank, t, secured)
             lines.append("")
-            lines += prospect(
-                p.status.value, p.reason, prospect_detail(p, rules), ref, t.value, up_to
-            )
+            lines += prospect(p.status.value, p.reason, prospect_detail(p), ref, t.value, up_to)
     return lines, 0

@@ -35,6 +35,9 @@ class Round:
     ratings: Mapping[int, int] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
     """Players' ratings on the date of this round's game, by start rank, where the input
     gave them (``white_rating``/``black_rating``; 1.1.4 of 2024)."""
+    implied: bool = False
+    """Some board came from a result alone, without a ``pairing``: the input does not send
+    the round's pairings, so its boards are known only as their results arrive."""
     _cells: dict[int, tuple[tuple[int, Cell], ...]] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -50,6 +53,7 @@ class Round:
         byes: Mapping[int, Code] | None = None,
         closed: bool | None = None,
         ratings: Mapping[int, int] | None = None,
+        implied: bool | None = None,
     ) -> Round:
         """``dataclasses.replace`` for the fact path, without its per-call introspection."""
         return Round(
@@ -57,6 +61,7 @@ class Round:
             self.byes if byes is None else byes,
             self.closed if closed is None else closed,
             self.ratings if ratings is None else ratings,
+            self.implied if implied is None else implied,
         )
 
     def cells(self, number: int) -> tuple[tuple[int, Cell], ...]:
@@ -86,12 +91,17 @@ class Round:
         return None
 
     def complete(self, players: Iterable[int]) -> bool:
-        """A round finishes when it is closed, or when every registered player is placed (on
-        a board or with a bye) and every board has a result."""
+        """A round finishes when it is closed, or when it has boards and every board has a
+        result. Byes and absences alone never finish a round: they are often entered
+        rounds ahead. Where the input sends results without pairings (:attr:`implied`), a
+        board is known only once its result arrives, so the round also waits until every
+        registered player is placed (on a board or with a bye)."""
         if self.closed:
             return True
         if not self.boards or None in self.boards.values():
             return False
+        if not self.implied:
+            return True
         placed = set(self.byes)
         for white, black in self.boards:
             placed.add(white)
@@ -156,7 +166,8 @@ class TournamentState:
         ``announced`` (itself when the next round is not complete). Announced rounds stay
         complete: their pairings and byes are frozen and a correction replaces a result."""
         number = announced
-        while number < self.tournament.planned_rounds and self.round(number + 1).complete(
+        planned = self.tournament.planned_rounds
+        while (planned is None or number < planned) and self.round(number + 1).complete(
             self.players
         ):
             number += 1

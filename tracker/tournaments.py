@@ -56,7 +56,8 @@ class Tournament:
 
     id: str
     start_date: date
-    planned_rounds: int
+    planned_rounds: int | None
+    """``None`` when the number of rounds is not known: then no round is the last."""
     system: System = System.SWISS
     name: str = ""
     end_date: date | None = None
@@ -77,3 +78,28 @@ class Tournament:
 
     def is_(self, kind: EventKind) -> bool:
         return kind in self.kinds
+
+    def is_last(self, number: int) -> bool:
+        """Whether round ``number`` is the last one planned; never while the number of
+        rounds is unknown."""
+        return number == self.planned_rounds
+
+    def plans_between(self, low: int, high: int | None = None) -> bool:
+        """Whether the planned number of rounds is known and from ``low`` to ``high``
+        (no upper limit without one): the rules that name a number of rounds apply only to
+        an event known to have it."""
+        n = self.planned_rounds
+        return n is not None and low <= n and (high is None or n <= high)
+
+
+def round_robin_rounds(players: int, system: System) -> int:
+    """The rounds a round robin of ``players`` takes: n − 1 for an even number of players,
+    n for an odd one (each player sits out one round), twice that in a double round robin.
+
+    >>> round_robin_rounds(10, System.ROUND_ROBIN), round_robin_rounds(9, System.ROUND_ROBIN)
+    (9, 9)
+    >>> round_robin_rounds(6, System.DOUBLE_ROUND_ROBIN)
+    10
+    """
+    single = players - 1 if players % 2 == 0 else players
+    return 2 * single if system is System.DOUBLE_ROUND_ROBIN else single

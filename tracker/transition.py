@@ -39,6 +39,7 @@ from tracker.norms import Cell, Context
 from tracker.players import Player, Sex
 from tracker.prospects import Outlook, Prospect, Status
 from tracker.results import Code, format_result, parse_result
+from tracker.secured import conditions
 from tracker.state import Round, TournamentState
 from tracker.titles import Title
 from tracker.tournaments import Tournament
@@ -61,8 +62,20 @@ Emitted = list[ev.OutputEvent]
 
 def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
     """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
+    after = record(state, event)
+    if after is state or isinstance(event, ev.TournamentRegistered | ev.PlayerRegistered):
+        return after, []  # a repeated fact derives nothing again; registrations derive nothing
+    return _advance(after, event.round)
+
+
+def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
+    """The first half of :func:`apply`: the state with the event's fact recorded and nothing
+    derived (no round announced, no alert). The same state object when the fact is already
+    known. Raises :exc:`Rejected` exactly where :func:`apply` does, so that a publisher (the
+    follower, ``follow/``) can check a fact against the facts already sent without the cost of
+    evaluating rounds."""
     if isinstance(event, ev.TournamentRegistered):
-        return _register_tournament(state, event), []
+        return _register_tournament(state, event)
     if state is None:
         raise Rejected("tournament_id", f"unknown tournament {event.tournament_id!r}")
     if event.tournament_id != state.tournament.id:
@@ -70,20 +83,25 @@ def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[Tourname
             "tournament_id", f"event for {event.tournament_id!r} given to {state.tournament.id!r}"
         )
     if isinstance(event, ev.PlayerRegistered):
-        return _register_player(state, event), []
+        return _register_player(state, event)
     if isinstance(event, ev.Pairing):
-        after = _pair(state, event)
-    elif isinstance(event, ev.Bye):
-        after = _bye(state, event)
-    elif isinstance(event, ev.GameResult):
-        after = _result(state, event, correction=False)
-    elif isinstance(event, ev.ResultCorrected):
-        after = _result(state, event, correction=True)
-    else:
-        after = _close(state, event)
-    if after is state:
-        return state, []  # a repeated fact: nothing to derive again
-    return _advance(after, event.round)
+        return _pair(state, event)
+    if isinstance(event, ev.Bye):
+        return _bye(state, event)
+    if isinstance(event, ev.GameResult):
+        return _result(state, event, correction=False)
+    if isinstance(event, ev.ResultCorrected):
+        return _result(state, event, correction=True)
+    return _close(state, event)
+
+
+def settle(state: TournamentState) -> TournamentState:
+    """The state with every round that has finished marked announced, without evaluating
+    anything: what :func:`apply` would have announced after the same facts. With
+    :func:`record` it keeps a facts-only copy of a tournament that refuses exactly what the
+    core refuses (a pairing in a finished round, …)."""
+    finished = state.finished_after(state.announced)
+    return state if finished == state.announced else dataclasses.replace(state, announced=finished)
 
 
 # ----------------------------------------------------------------------------- facts
@@ -158,11 +176,9 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
 
 
 def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
-    if round_ > state.tournament.planned_rounds:
-        raise Rejected(
-            "round",
-            f"round {round_} is beyond the {state.tournament.planned_rounds} planned rounds",
-        )
+    planned = state.tournament.planned_rounds
+    if planned is not None and round_ > planned:
+        raise Rejected("round", f"round {round_} is beyond the {planned} planned rounds")
     for field, rank in ranks.items():
         if rank not in state.players:
             raise Rejected(field, f"unknown player with start rank {rank}")
@@ -273,7 +289,9 @@ def _result(
     if known == codes:
         return state if rated is rnd else state.with_round(e.round, rated)
     boards = _with(rnd.boards, board, codes)
-    return state.with_round(e.round, rated.replaced(boards=boards))
+    # a board first known by its result: the input does not send this round's pairings
+    implied = True if board not in rnd.boards else None
+    return state.with_round(e.round, rated.replaced(boards=boards, implied=implied))
 
 
 def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
@@ -310,7 +328,7 @@ def _evaluate(
 ) -> tuple[TournamentState, Emitted]:
     t = state.tournament
     edition = state.title_rules.name
-    last = number == t.planned_rounds
+    last = t.is_last(number)
     gate = norm_event(state)  # rapid, blitz, online: no norms, prospects or title ratings
     rows = standings(state, number)
     cells = {row.player.rank: row.cells for row in rows}
@@ -321,23 +339,47 @@ def _evaluate(
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     by_rank = {row.player.rank: row for row in rows}
     event_flags = flags(state, number, rows) if norms else None
+    # before the last round: what each norm still depends on that later rounds can change
+    pending = (
+        {
+            (rank, title): found
+            for rank, title in norms
+            if (found := conditions(state, ctx, rank, cells[rank], title, number))
+        }
+        if norms and not last and before_last_allowed
+        else {}
+    )
 
     for (rank, title), verdict in sorted(norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         if not last and not before_last_allowed:
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
+        conditional = f"conditional:{key}"
+        open_conditions = pending.get((rank, title), ())
         if key in sent:
-            continue
+            if conditional not in sent or open_conditions:
+                continue
+            # announced with conditions that no longer matter: announced again, secured
+            previous = sent.pop(conditional)
+        else:
+            # after a revocation the same facts may give the norm again: the id then also
+            # rests on the revocation, so that subscribers dropping seen ids do not drop it
+            previous = sent.get(f"revoked:{key}", "")
         player = by_rank[rank].player
         digest = facts_digest(verdict)
-        # after a revocation the same facts may give the norm again: the id then also rests
-        # on the revocation, so that subscribers dropping seen ids do not drop it
-        previous = sent.get(f"revoked:{key}", "")
         ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
+        # what the id rests on beside the facts: the certificate makes the id again
+        if previous:
+            sent[f"previous:{key}"] = previous
+        else:
+            sent.pop(f"previous:{key}", None)
         proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
         assert event_flags is not None
         # as known now: a last-round bye is often announced rounds ahead
-        half_bye_last = state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
+        half_bye_last = (
+            t.planned_rounds is not None
+            and state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
+        )
         out.append(
             ev.NormAchieved(
                 alert_id=ident,
@@ -346,7 +388,7 @@ def _evaluate(
                 edition=edition,
                 player=player_ref(player),
                 title=title.value,
-                secured_early=not last,
+                secured_early=not last and not open_conditions,
                 evidence=proof,
                 flags=ev.NormFlags(
                     half_point_bye_last_round=half_bye_last,
@@ -365,9 +407,14 @@ def _evaluate(
                     one_round_a_day_3_days=_one_round_days(state, title, event_flags),
                     longer_than_90_days=event_flags.longer_than_90_days,
                 ),
+                conditions=tuple(
+                    ev.NormCondition(article=c.article, text=c.text) for c in open_conditions
+                ),
             )
         )
         sent[key] = ident
+        if open_conditions:
+            sent[conditional] = ident
         if verdict.ignored:
             out.append(
                 ev.IgnorableGames(
@@ -388,6 +435,16 @@ def _evaluate(
         player = state.players[int(rank_text)]
         revocation = alert_id(t.id, "norm_revoked", key, state.sent[key])
         sent[f"revoked:{key}"] = revocation
+        if sent.pop(f"conditional:{key}", None) is not None:
+            reason = (
+                f"after round {number} the {title_text} norm announced as {state.sent[key]} "
+                "no longer holds: the conditions announced with it failed"
+            )
+        else:
+            reason = (
+                f"after the correction the {title_text} norm announced as {state.sent[key]} "
+                "no longer holds"
+            )
         out.append(
             ev.NormRevoked(
                 alert_id=revocation,
@@ -396,8 +453,7 @@ def _evaluate(
                 edition=edition,
                 player=player_ref(player),
                 title=title_text,
-                reason=f"after the correction the {title_text} norm announced as "
-                f"{state.sent[key]} no longer holds",
+                reason=reason,
             )
         )
         del sent[key]
@@ -437,16 +493,8 @@ def _evaluate(
         del sent[key]  # a correction took the rating back below the level
 
     if gate.norms:
-        out.extend(
-            _prospects(
-                state,
-                number,
-                set(norms) if last or before_last_allowed else set(),
-                sent,
-                cells,
-                ctx,
-            )
-        )
+        secured = set(norms) - set(pending) if last or before_last_allowed else set()
+        out.extend(_prospects(state, number, secured, sent, cells, ctx))
 
     if announce:
         why_not = None if gate.norms else gate.reason
@@ -477,7 +525,7 @@ def _round_finished(
             "tournament_id": t.id,
             "round": number,
             "edition": state.title_rules.name,
-            "last_round": number == t.planned_rounds,
+            "last_round": t.is_last(number),
             "standings": [
                 {
                     "player": player_fields(r.player),
@@ -538,7 +586,7 @@ def _prospects(
                     p,
                     ident,
                     "entered",
-                    prospect_detail(detail, state.title_rules),
+                    prospect_detail(detail),
                     title,
                 )
             )
@@ -600,4 +648,4 @@ def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
     return MappingProxyType(copy)
 
 
-__all__ = ["Rejected", "apply"]
+__all__ = ["Rejected", "apply", "record", "settle"]

@@ -48,7 +48,8 @@ the style of JaVaFo's ``XX?`` records (which start with ``X`` so that FIDE tools
 Each is the code, a blank, then the value from column 5:
 
 * ``XXR n``: planned number of rounds (as in JaVaFo). Without it, ``142``; without that, the
-  number of round columns in the file.
+  number of round dates in ``132``; without that, for a round robin, the rounds its players
+  need; else the number is unknown (:attr:`TrfFile.planned_rounds`).
 * ``XNS system``: pairing system, ``swiss``, ``round_robin`` or ``double_round_robin``
   (:class:`~tracker.tournaments.System`). Without it the system is inferred: a round robin
   when every player meets every other exactly once, a double round robin when exactly twice,
@@ -97,7 +98,7 @@ from tracker.events import (
 from tracker.federations import is_federation
 from tracker.results import Code, format_result
 from tracker.titles import Title
-from tracker.tournaments import EventKind, System
+from tracker.tournaments import EventKind, System, round_robin_rounds
 from tracker.transliterate import to_latin
 from tracker.trf_dates import parse_date, parse_round_dates
 
@@ -256,13 +257,21 @@ class TrfFile:
         )
 
     @property
-    def planned_rounds(self) -> int:
-        """``XXR``, else ``142``, else the number of round columns."""
-        if self.header.planned_rounds is not None:
-            return self.header.planned_rounds
-        if self.header.rounds is not None:
-            return self.header.rounds
-        return self.rounds
+    def planned_rounds(self) -> int | None:
+        """``XXR``, else ``142``, else the number of round dates in ``132``; else, for a
+        round robin, the number its players need (:func:`round_robin_rounds`); else
+        ``None``: not known (the round columns of a file do not say how many rounds are to
+        come)."""
+        h = self.header
+        if h.planned_rounds is not None:
+            return h.planned_rounds
+        if h.rounds is not None:
+            return h.rounds
+        if h.round_dates:
+            return len(h.round_dates)
+        if self.system.predetermined and self.players:
+            return round_robin_rounds(len(self.players), self.system)
+        return None
 
     @property
     def system(self) -> System:
@@ -309,9 +318,9 @@ def infer_system(players: Iterable[TrfPlayer]) -> System:
         for c in p.cells:
             if c is not None and c.opponent is not None and p.rank < c.opponent:
                 meetings[(p.rank, c.opponent)] += 1
-    if len(ranks) < 2:
-        return System.SWISS
-    counts = {meetings[(a, b)] for i, a in enumerate(ranks) for b in ranks[i + 1 :]}
+    if len(ranks) < 2 or len(meetings) < len(ranks) * (len(ranks) - 1) // 2:
+        return System.SWISS  # some pair never met (checked without listing every pair)
+    counts = set(meetings.values())
     if counts == {1}:
         return System.ROUND_ROBIN
     if counts == {2}:
@@ -745,27 +754,64 @@ def to_events(trf: TrfFile, tournament_id: str | None = None) -> list[InputEvent
     """The input events a live tournament would have produced, in order.
 
     One ``tournament_registered``, one ``player_registered`` per player, then for every round
-    with at least one cell: a ``pairing`` per board, a ``bye`` per player without a board, a
-    ``game_result`` per finished board, and ``round_closed`` once every board has a result.
-    Boards are ordered by the lower start rank, byes by start rank.
+    with at least one cell: a ``pairing`` per board, a ``bye`` per bye cell, a
+    ``game_result`` per board with a result, and ``round_closed`` once the round has been
+    played to the end. Boards are ordered by the lower start rank, byes by start rank.
+
+    A round has been *played* (or is being played) when it has boards, or when a later round
+    has: a blank cell there is an absence (a bye ``Z``: TRF reads blank as ``0000``, "not
+    paired"). It is closed when every board has a result. A round without boards before
+    any paired round is not played yet: its cells are byes and absences entered ahead, sent
+    as they are (blank cells send nothing), and it stays open. So a file whose last paired
+    round lacks results, or that holds byes for later rounds, is a tournament in progress.
 
     A cell ``0000 - +`` (a forfeit win with no opponent named) becomes a bye ``F``,
     ``0000 - -`` a bye ``Z``.
+
+    In a Swiss a round is paired only once the one before has all its results, so a round
+    with a board lacking its result followed by a round with results is an error; in a round
+    robin it is a postponed game, and the later rounds wait for it (rounds are announced in
+    order).
     """
     tid = tournament_id or trf.tournament_id
     events: list[InputEvent] = [_tournament_event(trf, tid)]
     for p in trf.players:
         events.append(_player_event(p, tid))
-    unfinished: int | None = None
-    for r in trf.played_rounds:
-        if unfinished is not None:
+    paired = [r for r in trf.played_rounds if any(_has_board(p, r) for p in trf.players)]
+    last_paired = paired[-1] if paired else 0
+    # every round up to the last paired one (a blank column there is a round of absences)
+    rounds = sorted({*range(1, last_paired + 1), *trf.played_rounds})
+    unfinished: tuple[int, int, int] | None = None
+    for r in rounds:
+        played = r <= last_paired
+        round_events = list(_round_events(trf, r, tid, played))
+        has_result = any(isinstance(e, GameResult) for e in round_events)
+        if unfinished is not None and has_result and trf.system is System.SWISS:
+            number, white, black = unfinished
             raise TrfError(
-                f"round {unfinished} has games without a result, but round {r} has cells"
+                f"round {number}: board {white}-{black} has no result, but round {r} has "
+                "results (a Swiss round is paired after the one before it is finished)"
             )
-        events.extend(_round_events(trf, r, tid))
-        if not isinstance(events[-1], RoundClosed):
-            unfinished = r
+        events.extend(round_events)
+        if played and unfinished is None and not isinstance(events[-1], RoundClosed):
+            unfinished = next(
+                (r, e.white, e.black)
+                for e in round_events
+                if isinstance(e, Pairing) and not _board_has_result(round_events, e)
+            )
     return events
+
+
+def _has_board(p: TrfPlayer, r: int) -> bool:
+    cell = p.cell(r)
+    return cell is not None and cell.opponent is not None
+
+
+def _board_has_result(round_events: list[InputEvent], pairing: Pairing) -> bool:
+    return any(
+        isinstance(e, GameResult) and (e.white, e.black) == (pairing.white, pairing.black)
+        for e in round_events
+    )
 
 
 def _wrap(what: str, make: Callable[..., InputEvent], **fields: object) -> InputEvent:
@@ -783,12 +829,10 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
     start = h.start_date or next((d for d in h.round_dates if d is not None), None)
     if start is None:
         raise TrfError("no start date: neither record 042 nor record 132 gives one")
-    if trf.planned_rounds < 1:
-        raise TrfError("no number of rounds: no XXR or 142 record, and no round cells")
-    if trf.planned_rounds < trf.rounds:
+    planned = trf.planned_rounds
+    if planned is not None and planned < trf.rounds:
         raise TrfError(
-            f"the file has {trf.rounds} round columns but plans {trf.planned_rounds} rounds"
-            " (XXR/142)"
+            f"the file has {trf.rounds} round columns but plans {planned} rounds (XXR, 142 or 132)"
         )
     return _wrap(
         "tournament",
@@ -799,7 +843,7 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
         end_date=h.end_date,
         system=trf.system,
         host_federation=trf.host_federation,
-        planned_rounds=trf.planned_rounds,
+        planned_rounds=planned,
         kinds=h.kinds,
         city=h.city or None,
         chief_arbiter=h.chief_arbiter or None,
@@ -828,12 +872,16 @@ def _player_event(p: TrfPlayer, tid: str) -> InputEvent:
     )
 
 
-def _round_events(trf: TrfFile, r: int, tid: str) -> Iterator[InputEvent]:
+def _round_events(trf: TrfFile, r: int, tid: str, played: bool) -> Iterator[InputEvent]:
+    """Round ``r``'s facts; ``played``: the round has been paired (or a later one has), so
+    a blank cell is an absence. A round that is played and has every result is closed."""
     by_rank = {p.rank: p for p in trf.players}
     boards: list[tuple[int, int, Cell, Cell]] = []  # white, black, white's cell, black's cell
     byes: list[Bye] = []
     for p in trf.players:
         cell = p.cell(r)
+        if cell is None and not played:
+            continue  # nothing entered yet for a round still to be paired
         if cell is None or cell.opponent is None:
             byes.append(Bye(tournament_id=tid, round=r, player=p.rank, kind=_bye_kind(cell)))
             continue
@@ -848,7 +896,7 @@ def _round_events(trf: TrfFile, r: int, tid: str) -> Iterator[InputEvent]:
     for white, black, _, _ in boards:
         yield Pairing(tournament_id=tid, round=r, white=white, black=black)
     yield from byes
-    finished = True
+    finished = played
     for white, black, white_cell, black_cell in boards:
         if white_cell.code is None or black_cell.code is None:
             finished = False

@@ -30,6 +30,7 @@ from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.norms import Cell
 from tracker.prospects import Outlook
+from tracker.secured import norm_secured
 from tracker.state import TournamentState
 from tracker.titles import Title
 
@@ -45,7 +46,8 @@ class TournamentSummary(_View):
     end_date: date | None
     system: str
     host_federation: str | None
-    planned_rounds: int
+    planned_rounds: int | None
+    """``None`` when the number of rounds is not known."""
     rounds_finished: int
     players: int
     edition: str
@@ -253,7 +255,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
     place, row = next((pl, r) for pl, r in _rows(state) if r.player.rank == rank)
     statuses = []
     if up_to:
-        ongoing = up_to < state.tournament.planned_rounds
+        ongoing = not state.tournament.is_last(up_to)
         view = Outlook(state, up_to) if ongoing else None
         for title in state.title_rules.eligible_norm_titles(player):
             verdict = verdict_for(state, rank, title, up_to)
@@ -261,8 +263,8 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
             alert = state.sent.get(f"norm:{rank}:{title.value}")
             outlook = None
             if view is not None:
-                secured = verdict.achieved and state.title_rules.may_ignore_after_norm(
-                    state.tournament
+                secured = norm_secured(
+                    state, rank, title, verdict, up_to, view.cells, view.facts_ctx
                 )
                 outlook = view.prospect(rank, title, secured)
             statuses.append(
@@ -273,7 +275,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
                     alert_id=alert,
                     evidence=evidence(verdict, verdict.raised, floor),
                     contention=outlook.status.value if outlook else None,
-                    prospect=prospect_detail(outlook, state.title_rules)
+                    prospect=prospect_detail(outlook)
                     if outlook is not None and outlook.in_contention
                     else None,
                 )

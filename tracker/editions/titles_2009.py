@@ -198,9 +198,9 @@ class TitleRules2009:
         World Cup or Women's World Championship, counted as 9."""
         if not t.kinds:  # most events have no kind: no lookups
             return 9, 9
-        if t.is_(EventKind.TEAM_CHAMPIONSHIP) and 7 <= t.planned_rounds <= 9:
+        if t.is_(EventKind.TEAM_CHAMPIONSHIP) and t.plans_between(7, 9):
             return 7, 7
-        if t.is_(EventKind.WORLD_CUP) and 8 <= t.planned_rounds <= 9:
+        if t.is_(EventKind.WORLD_CUP) and t.plans_between(8, 9):
             return 8, 9
         return 9, 9
 
@@ -220,7 +220,9 @@ class TitleRules2009:
         low, counted_as = minimum or self.min_games(t)
         base = max(games, counted_as) if games == low else games
         total = base + max(0, extra_points)
-        if t.planned_rounds > self.thirteen_cap and not (t.kinds & self.thirteen_cap_exempt):
+        # rounds unknown: more than 13 only when the games show it
+        rounds = games if t.planned_rounds is None else t.planned_rounds
+        if rounds > self.thirteen_cap and not (t.kinds & self.thirteen_cap_exempt):
             total = min(total, self.thirteen_cap)
         return total
 

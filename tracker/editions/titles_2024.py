@@ -132,7 +132,7 @@ class TitleRules2024(TitleRules2009):
         """1.4.1a/b: 9 games; 7 in world or continental team or club championships of 7 to 9
         rounds; 8 in the World Cup or Women's World Cup, counted as 9. The club
         championships are the 2024 addition (a European Club Cup is one)."""
-        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and 7 <= t.planned_rounds <= 9:
+        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and t.plans_between(7, 9):
             return 7, 7
         return super().min_games(t)
 

@@ -101,7 +101,7 @@ class TitleRulesPre2009(TitleRules2009):
     def min_games(self, t: Tournament) -> tuple[int, int]:
         """2.1: at least 9 games; only the European Club Cup, if it has at least 7 rounds,
         makes do with fewer (read: 7)."""
-        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and t.planned_rounds >= 7:
+        if t.kinds and t.is_(EventKind.EUROPEAN_CLUB_CUP) and t.plans_between(7):
             return 7, 7
         return 9, 9
 
@@ -115,13 +115,15 @@ class TitleRulesPre2009(TitleRules2009):
         return ("2.1", found[1]) if found else None
 
     def may_ignore_wins(self, t: Tournament) -> bool:
-        """2.1: only in tournaments of more than 9 rounds may won games be left out."""
-        return t.planned_rounds > 9
+        """2.1: only in tournaments of more than 9 rounds may won games be left out (not
+        while the number of rounds is unknown)."""
+        return t.plans_between(10)
 
     def may_ignore_after_norm(self, t: Tournament) -> bool:
         """2.1: only in tournaments of more than 9 rounds may a contiguous block of games at
-        the end be left out, if the 9 or more games left give a norm."""
-        return t.planned_rounds > 9
+        the end be left out, if the 9 or more games left give a norm (not while the number
+        of rounds is unknown)."""
+        return t.plans_between(10)
 
     def federation_exemption(
         self, t: Tournament, swiss_exempt: bool, player: Player | None = None
