@@ -230,3 +230,22 @@ def test_sent_marks_of_older_workers_still_count_and_go_with_their_tournament() 
     writes = second.processor.retire(0, ["a"])
     deleted = {k for k, v in writes if v is None}
     assert {f"{f.key()}/sent" for f in with_alerts} <= deleted
+
+
+def test_a_tournament_with_no_planned_rounds_retires_after_an_announced_round() -> None:
+    """With no number of rounds planned, "finished" is: a round announced, then the grace
+    period with no new fact; more rounds bring it back."""
+    events = [
+        e.model_copy(update={"planned_rounds": None})
+        if isinstance(e, ev.TournamentRegistered)
+        else e
+        for e in round_robin("open", 4, seed=2)
+    ]
+    first_round = [e for e in events if getattr(e, "round", 0) <= 1]
+    messages = keyed(events)
+    worker = Worker([], LIMITS)
+    worker.run(messages, range(len(first_round)))
+    assert worker.processor.states["open"].announced == 1
+    assert worker.retire(NOW + GRACE) == ["open"]
+    worker.run(messages, range(len(first_round), len(messages)))  # round 2 on: read back
+    assert deduped(worker.sent) == expected_alerts(events)
