@@ -19,7 +19,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from follow.runner import SinkError
-from streams.kafka import caught_up, consumer, ensure_topics, partitions_of
+from streams.kafka import caught_up, consumer, ensure_topics, partitions_of, started
 from streams.publish import producer
 from streams.records import encode_input
 from streams.settings import Settings
@@ -34,9 +34,7 @@ async def read_sent(settings: Settings, tournament_id: str, timeout: float = 60.
     """Every event of the tournament in the input topic, in the order of its partition."""
     topic = settings.topic("input")
     key = tournament_id.encode()
-    reader = consumer(settings)
-    await reader.start()
-    try:
+    async with started(consumer(settings), settings) as reader:
         tps = await partitions_of(reader, [topic])
         if not tps:
             return []
@@ -61,8 +59,6 @@ async def read_sent(settings: Settings, tournament_id: str, timeout: float = 60.
                 return out
             if time.monotonic() > deadline:
                 raise TimeoutError(f"{topic}: not read to its end within {timeout} s")
-    finally:
-        await reader.stop()
 
 
 class BrokerSink:
@@ -83,8 +79,13 @@ class BrokerSink:
         pending: list[asyncio.Future[Any]] = []
         try:
             if self._producer is None:
-                self._producer = producer(self.settings)
-                await self._producer.start()
+                fresh = producer(self.settings)
+                try:
+                    await fresh.start()
+                except BaseException:
+                    await fresh.stop()  # no "Unclosed" producer left behind
+                    raise
+                self._producer = fresh
             for fact in facts:
                 pending.append(
                     await self._producer.send(

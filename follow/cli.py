@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import logging
 import sys
 from datetime import date
 from pathlib import Path
@@ -153,6 +154,8 @@ def cmd_follow(args: argparse.Namespace) -> int:
                 "clone, or pip install 'fide-norm-tracker[streams]'"
             ) from None
 
+        # aiokafka logs each failed connection itself; the follower says it once, its way
+        logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
         sink = BrokerSink(Settings().with_broker(args.broker), report)
     else:
         from follow.embedded import EmbeddedSink
