@@ -140,10 +140,28 @@ def _fail(message: str) -> int:
     return 2
 
 
-def cmd_worker(args: argparse.Namespace) -> int:
-    import faust
+def _kafka_failure(settings: Settings, exc: BaseException) -> int:
+    """One line for a Kafka client error (exit code 2)."""
+    from streams.kafka import BrokerUnreachable, TopicMismatch, unreachable
 
-    from streams.wiring import build
+    if isinstance(exc, BrokerUnreachable | TopicMismatch):
+        return _fail(exc.message)
+    if unreachable(exc):
+        return _fail(BrokerUnreachable(settings).message)
+    return _fail(f"{settings.broker}: {exc}")
+
+
+def _quiet_clients() -> None:
+    """aiokafka logs each failed connection itself; the commands say it once, their way."""
+    import logging
+
+    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.kafka import prepare
 
     settings = _settings(args)
     if args.web_port:
@@ -152,6 +170,24 @@ def cmd_worker(args: argparse.Namespace) -> int:
         settings = settings.model_copy(update={"web_bind": args.web_bind})
     if args.web_host:
         settings = settings.model_copy(update={"web_host": args.web_host})
+    _quiet_clients()
+    print(
+        f"tracker worker: connecting to {settings.broker} (waiting up to "
+        f"{settings.broker_wait:g} s, TRACKER_BROKER_WAIT)",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        asyncio.run(prepare(settings))
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    import logging
+
+    import faust
+
+    from streams.wiring import build
+
+    logging.getLogger("aiokafka").setLevel(logging.NOTSET)
     wiring = build(settings)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
     try:
@@ -163,6 +199,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
 
 def cmd_publish(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.publish import load, publish
     from tracker.cli import Progress
@@ -191,7 +229,7 @@ def cmd_publish(args: argparse.Namespace) -> int:
             )
         )
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     finally:
         progress.close()
     tournaments = len({e.tournament_id for e in events})
@@ -205,6 +243,8 @@ def cmd_publish(args: argparse.Namespace) -> int:
 
 def cmd_alerts(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.subscriber import alerts
     from tracker.alert_filter import AlertFilter
@@ -259,7 +299,7 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     try:
         asyncio.run(post() if args.webhook else run())
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     except KeyboardInterrupt:
         return 0
     return 1 if failed else 0
@@ -267,6 +307,8 @@ def cmd_alerts(args: argparse.Namespace) -> int:
 
 def cmd_dead_letters(args: argparse.Namespace) -> int:
     from aiokafka.errors import KafkaError
+
+    _quiet_clients()
 
     from streams.subscriber import dead_letters
 
@@ -279,7 +321,7 @@ def cmd_dead_letters(args: argparse.Namespace) -> int:
     try:
         asyncio.run(run())
     except KafkaError as exc:
-        return _fail(f"{settings.broker}: {exc}")
+        return _kafka_failure(settings, exc)
     except KeyboardInterrupt:
         return 0
     return 0

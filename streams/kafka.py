@@ -7,39 +7,151 @@ from ``ListOffsets(LATEST)``, which the Tansu test broker answers wrongly.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from typing import Any
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from aiokafka.errors import KafkaError, TopicAlreadyExistsError
+from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
 
 from streams.settings import Settings
 
 log = logging.getLogger(__name__)
 
 
-async def ensure_topics(settings: Settings, names: Iterable[str]) -> None:
-    """Create the topics that do not exist, with the configured partitions and replication
-    (a broker that auto-creates topics on first use might pick another partition count)."""
-    admin = AIOKafkaAdminClient(**settings.client_kwargs())
-    await admin.start()
+class BrokerUnreachable(KafkaError):  # type: ignore[misc]
+    """No broker answered at the configured address."""
+
+    def __init__(self, settings: Settings, waited: float | None = None) -> None:
+        within = f" within {waited:g} s" if waited else ""
+        self.message = (
+            f"no Kafka broker answered at {', '.join(settings.bootstrap_servers)}{within}. "
+            "Start one with scripts/pipeline.sh (the whole pipeline) or "
+            "`python -m streams.broker --port 9092` (the test broker alone), or name "
+            "yours with --broker or TRACKER_BROKER."
+        )
+        super().__init__(self.message)
+
+
+class TopicMismatch(KafkaError):  # type: ignore[misc]
+    """A topic exists with a partition count other than the configured one."""
+
+    def __init__(self, message: str) -> None:
+        self.message = message
+        super().__init__(message)
+
+
+def unreachable(exc: BaseException) -> bool:
+    """Whether a client error means the broker could not be reached at all."""
+    return isinstance(exc, KafkaConnectionError | BrokerUnreachable) or (
+        isinstance(exc, KafkaError) and "Unable to bootstrap" in str(exc)
+    )
+
+
+@contextlib.asynccontextmanager
+async def started(client: Any, settings: Settings) -> AsyncIterator[Any]:
+    """A started aiokafka client (consumer, producer or admin), always stopped after; a
+    broker that cannot be reached raises :class:`BrokerUnreachable` (and leaves no
+    "Unclosed" client behind)."""
     try:
-        existing = set(await admin.list_topics())
-        wanted = [n for n in dict.fromkeys(names) if n not in existing]
-        if not wanted:
-            return
-        new = [NewTopic(n, settings.partitions, settings.replication_factor) for n in wanted]
-        try:
-            response = await admin.create_topics(new)
-        except TopicAlreadyExistsError:
-            return
-        for topic, code, *_ in getattr(response, "topic_errors", ()):
-            if code not in (0, TopicAlreadyExistsError.errno):
-                raise KafkaError(f"cannot create topic {topic}: error code {code}")
+        await client.start()
+    except KafkaError as exc:
+        with contextlib.suppress(Exception):
+            await _stop(client)
+        if unreachable(exc):
+            raise BrokerUnreachable(settings) from None
+        raise
+    try:
+        yield client
     finally:
-        await admin.close()
+        await _stop(client)
+
+
+async def _stop(client: Any) -> None:
+    stop = getattr(client, "stop", None) or client.close
+    await stop()
+
+
+def topic_configs(settings: Settings) -> dict[str, str]:
+    """Configuration of the topics the worker creates: room for its largest record."""
+    return {"max.message.bytes": str(settings.max_message_bytes + 65_536)}
+
+
+def changelog_topic(settings: Settings) -> str:
+    """The ``facts`` table's changelog (Faust names it ``<app id>-facts-changelog``)."""
+    return f"{settings.app_id}-facts-changelog"
+
+
+async def ensure_topics(
+    settings: Settings, names: Iterable[str], compacted: Iterable[str] = ()
+) -> dict[str, int]:
+    """Create the topics that do not exist, with the configured partitions and replication
+    (a broker that auto-creates topics on first use might pick another partition count);
+    ``compacted`` ones with ``cleanup.policy=compact``. Returns the partition count of each
+    topic named that already existed."""
+    compact = set(compacted)
+    admin = AIOKafkaAdminClient(**settings.client_kwargs())
+    async with started(admin, settings):
+        wanted = list(dict.fromkeys([*names, *compact]))
+        existing = await _partition_counts(admin, wanted)
+        new = [
+            NewTopic(
+                n,
+                settings.partitions,
+                settings.replication_factor,
+                topic_configs={
+                    **topic_configs(settings),
+                    **({"cleanup.policy": "compact"} if n in compact else {}),
+                },
+            )
+            for n in wanted
+            if n not in existing
+        ]
+        if new:
+            try:
+                response = await admin.create_topics(new)
+            except TopicAlreadyExistsError:
+                return existing
+            for topic, code, *_ in getattr(response, "topic_errors", ()):
+                if code not in (0, TopicAlreadyExistsError.errno):
+                    raise KafkaError(f"cannot create topic {topic}: error code {code}")
+        return existing
+
+
+async def _partition_counts(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, int]:
+    listed = set(await admin.list_topics())
+    present = [n for n in names if n in listed]
+    if not present:
+        return {}
+    out = {}
+    for topic in await admin.describe_topics(present):
+        partitions = topic.get("partitions") or ()
+        if topic.get("error_code", 0) == 0 and partitions:
+            out[topic["topic"]] = len(partitions)
+    return out
+
+
+async def prepare(settings: Settings) -> None:
+    """What ``tracker worker`` makes sure of before it starts: the broker answers (within
+    ``broker_wait`` seconds), every topic exists, and the input topic and the changelog have
+    the configured number of partitions (Faust stops on the first fact otherwise)."""
+    await wait_for_broker(settings, settings.broker_wait)
+    inputs = [settings.topic("input"), *settings.output_topics.values()]
+    inputs.append(settings.topic("dead_letters"))
+    changelog = changelog_topic(settings)
+    existing = await ensure_topics(settings, inputs, compacted=[changelog])
+    for name in (settings.topic("input"), changelog):
+        count = existing.get(name)
+        if count is not None and count != settings.partitions:
+            raise TopicMismatch(
+                f"topic {name} has {count} partitions, but TRACKER_PARTITIONS is "
+                f"{settings.partitions}: set TRACKER_PARTITIONS={count}, or use new topics "
+                "(TRACKER_TOPIC_PREFIX and TRACKER_APP_ID); a partition count cannot change "
+                "in place (deploy/README.md, Partitions)"
+            )
 
 
 def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
@@ -65,8 +177,7 @@ async def read_range(
         return
     tp = TopicPartition(topic, partition)
     reader = consumer(settings)
-    await reader.start()
-    try:
+    async with started(reader, settings):
         reader.assign([tp])
         reader.seek(tp, start)
         deadline = time.monotonic() + timeout
@@ -83,8 +194,6 @@ async def read_range(
             for record in batches.get(tp, []):
                 if start <= record.offset < end:
                     yield record
-    finally:
-        await reader.stop()
 
 
 async def partitions_of(reader: AIOKafkaConsumer, topics: Iterable[str]) -> list[TopicPartition]:
@@ -109,27 +218,35 @@ async def caught_up(reader: AIOKafkaConsumer, tps: Iterable[TopicPartition]) -> 
 
 
 async def wait_for_broker(settings: Settings, timeout: float = 30.0) -> None:
-    """Return once the broker answers a metadata request."""
+    """Return once the broker answers a metadata request; :class:`BrokerUnreachable` after
+    ``timeout`` seconds."""
     deadline = time.monotonic() + timeout
     while True:
         admin = AIOKafkaAdminClient(**settings.client_kwargs())
         try:
-            await admin.start()
-            await admin.list_topics()
-            return
-        except KafkaError:
-            if time.monotonic() > deadline:
+            async with started(admin, settings):
+                await admin.list_topics()
+                return
+        except KafkaError as exc:
+            if not unreachable(exc) and time.monotonic() > deadline:
                 raise
-            await asyncio.sleep(0.2)
-        finally:
-            await admin.close()
+            if time.monotonic() > deadline:
+                raise BrokerUnreachable(settings, timeout) from None
+            await asyncio.sleep(0.5)
 
 
 __all__ = [
+    "BrokerUnreachable",
+    "TopicMismatch",
     "caught_up",
+    "changelog_topic",
     "consumer",
     "ensure_topics",
     "partitions_of",
+    "prepare",
     "read_range",
+    "started",
+    "topic_configs",
+    "unreachable",
     "wait_for_broker",
 ]

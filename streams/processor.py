@@ -1,48 +1,70 @@
 """The worker's view of the tournaments on its partitions, with no Kafka in it.
 
-:meth:`Processor.handle` takes one input message and returns what the agent must do: the
-fact to store, the alerts to send, or the dead letter. Every decision is
+An input message goes through :meth:`Processor.parse` (refusals become dead letters) and
+:meth:`Processor.apply`, which returns what the agent must do: the alerts to send, the table
+writes (fact batches), or the dead letter. Every decision is
 :func:`tracker.transition.apply`'s.
 
 **Never losing an alert.** The input topic is the source of truth; the ``facts`` table (its
 changelog) is a compact copy of the events that changed a tournament, in processing order,
-each with the number of alerts it produced, and a *sent mark* per fact once the broker has
-acknowledged all of that fact's alerts.
+each with the number of alerts it produced, and a *sent mark* per tournament: the last fact
+up to which the broker has acknowledged all of the tournament's alerts.
 
 A tournament's in-memory state is valid only while its partition's messages arrive in
 unbroken offset order. When a message arrives at any other offset (the first after a start,
 a rebalance or a crash, but also the gaps and repeats Faust 0.15 produces right after an
-assignment) the partition is rebuilt before the message is handled:
+assignment) the partition is rebuilt before the message is handled (:class:`Recovery`):
 
-1. its stored facts are taken along their ``prev`` chain, stopping at the first gap (a
-   changelog cut short, as the Tansu test broker's wrong ``ListOffsets(LATEST)`` makes Faust's
-   recovery) and at facts from the message's offset on (those will be handled again);
-2. the input topic is re-read from just after the chain's last fact up to the message, and
-   handled again, alerts and dead letters *sent* (those messages may never have been handled:
-   Faust sometimes skips some and commits past them);
+1. its stored facts -- and only its own: the keys name their partition -- are taken along
+   their ``prev`` chain, stopping at the first gap (a changelog cut short, as the Tansu test
+   broker's wrong ``ListOffsets(LATEST)`` makes Faust's recovery) and at facts from the
+   message's offset on (those will be handled again);
+2. the input topic is re-read from just after the chain's end up to the message, and handled
+   again, alerts and dead letters *sent* (those messages may never have been handled: Faust
+   sometimes skips some and commits past them);
 3. each tournament's facts are replayed through ``apply`` when its next message arrives
-   (:meth:`materialize`), so a take-over costs no core work up front -- except tournaments
-   with a fact whose alerts carry no sent mark: those are replayed at once and the alerts
-   of such facts sent again.
+   (:meth:`Processor.materialize`), so a take-over costs no core work up front -- except
+   tournaments with a fact whose alerts carry no sent mark: those are replayed at once and
+   the alerts of such facts sent again.
 
 Alerts go out again only when the table cannot prove they were acknowledged, and always under
 the same deterministic ``alert_id``: subscribers drop the repeat.
+
+**State does not grow with history.** A tournament that is finished (its last planned round
+announced) and has had no new fact for :attr:`Limits.finished_grace` seconds, or that has had
+none for :attr:`Limits.idle_retire` seconds whatever its state, is *retired*
+(:meth:`Processor.retire`): its state leaves memory, its sent marks are deleted, a small
+:class:`~streams.records.Archived` record says where its input lies, and fact batches whose
+tournaments are all retired become hollow (merged with hollow neighbours), so that the table
+and a rebuild hold only tournaments in play. A late event for a retired tournament rebuilds it
+from its messages in the input topic (:meth:`Processor.restore`) before it is handled.
+
+**Bounded by construction.** A message over :attr:`Limits.max_input_bytes` is refused
+unread; an event whose alerts would not fit one record of :attr:`Limits.max_message_bytes` is
+refused (state untouched); fact batches close at :data:`BATCH_BYTES`; dead letters keep a
+bounded prefix. A message the worker fails on (not bad input: a bug) is retried by the next
+worker at most :attr:`Limits.max_attempts` times, then dead-lettered.
 """
 
 from __future__ import annotations
 
 import dataclasses
-import json
 import logging
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from streams.records import (
+    Archived,
+    Attempt,
     DeadLetter,
     FactBatch,
+    FactSent,
     SentMark,
     StoredFact,
+    archive_key,
     decode_entries,
+    encode_alert,
+    key_partition,
     raw_text,
 )
 from tracker import events as ev
@@ -52,12 +74,38 @@ from tracker.transition import Rejected, apply
 log = logging.getLogger(__name__)
 
 YIELD_EVERY = 50
-"""Facts replayed between two pauses of :meth:`Processor.materialize`."""
+"""Facts replayed (or stored entries decoded) between two pauses of the agent."""
 
 BATCH_FACTS = 64
 """Facts of a partition gathered into one table entry at most (see :class:`FactBuffer`)."""
 
+BATCH_BYTES = 512 * 1024
+"""Input bytes of a partition's facts gathered into one table entry at most: with inputs of
+at most :attr:`Limits.max_input_bytes`, a batch stays far below any record limit."""
+
+RECORD_OVERHEAD = 512
+"""Bytes a record needs besides its key and value (headers, framing), with a margin."""
+
 Alerts = tuple[ev.OutputEvent, ...]
+Write = tuple[str, bytes | None]
+"""A table write: key and value (``None`` deletes the key)."""
+Lookup = Callable[[str], bytes | None]
+"""A table read by key (the agent's ``facts`` table)."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """The worker's bounds (from :class:`streams.settings.Settings`)."""
+
+    max_input_bytes: int = 65_536
+    max_message_bytes: int = 4_194_304
+    max_attempts: int = 3
+    finished_grace: float = 3_600.0
+    idle_retire: float = 604_800.0
+
+    @classmethod
+    def of(cls, settings: object) -> Limits:
+        return cls(**{f.name: getattr(settings, f.name) for f in dataclasses.fields(cls)})
 
 
 class Unreplayable(Exception):
@@ -74,72 +122,162 @@ class Outcome:
 
     fact: StoredFact | None = None
     alerts: Alerts = ()
+    payloads: tuple[bytes, ...] = ()
+    """The alerts' wire form, in the same order (checked against the record limit)."""
     confirms: tuple[str, ...] = ()
     """Keys of the facts whose alerts are all in ``alerts``: store a :class:`SentMark` for
-    each once every alert is acknowledged."""
+    each once every alert is acknowledged (:meth:`Processor.acknowledged`)."""
     dead_letter: DeadLetter | None = None
+    writes: tuple[Write, ...] = ()
+    """Table writes to make (fact batches), in order."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Parsed:
+    """An input message that is a readable event with the right key and partition."""
+
+    event: ev.InputEvent
+    key: str
+    partition: int
+    offset: int
+    value: bytes | str
+
+    @property
+    def tournament_id(self) -> str:
+        return self.event.tournament_id
+
+
+@dataclasses.dataclass(slots=True)
+class BatchInfo:
+    """What the processor remembers of a stored batch: its span and its live tournaments."""
+
+    key_offset: int
+    prev: int
+    last: int
+    tournaments: set[str]
+    hollow: bool = False
 
 
 @dataclasses.dataclass
 class Processor:
     topic: str
     """The input topic (named in dead letters)."""
+    limits: Limits = dataclasses.field(default_factory=Limits)
     states: dict[str, TournamentState] = dataclasses.field(default_factory=dict)
     seq: dict[str, int] = dataclasses.field(default_factory=dict)
     """Facts stored so far, per tournament (the next fact's sequence number)."""
     partition_of: dict[str, int] = dataclasses.field(default_factory=dict)
     next_offset: dict[int, int] = dataclasses.field(default_factory=dict)
     last_fact: dict[int, int] = dataclasses.field(default_factory=dict)
-    """Per partition, the input offset of the last stored fact (the chain's end)."""
+    """Per partition, the input offset where the stored chain ends (its last fact, or the
+    end of a hollow batch)."""
     pending: dict[str, list[StoredFact]] = dataclasses.field(default_factory=dict)
     """Stored facts of tournaments not replayed since the last rebuild."""
     unsent: dict[str, set[int]] = dataclasses.field(default_factory=dict)
     """Per tournament, the pending facts whose alerts have no sent mark."""
+    archived: dict[str, Archived] = dataclasses.field(default_factory=dict)
+    """Tournaments with stored facts whose earlier history was retired: rebuilt from the
+    input (:meth:`restore`) before their facts are replayed."""
+    buffer: FactBuffer = dataclasses.field(default_factory=lambda: FactBuffer())
+    batches: dict[int, dict[int, BatchInfo]] = dataclasses.field(default_factory=dict)
+    """Per partition, the stored batches along the chain, by first offset, in order."""
+    first_offset: dict[str, int] = dataclasses.field(default_factory=dict)
+    last_offset: dict[str, int] = dataclasses.field(default_factory=dict)
+    touched: dict[str, float] = dataclasses.field(default_factory=dict)
+    """When each tournament last got a fact (or was taken over), ``time.time()``."""
+    done: dict[str, bool] = dataclasses.field(default_factory=dict)
+    """Whether the tournament's last planned round is announced."""
+    sent_upto: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the last fact up to which its alerts are marked sent."""
+    unacked: dict[str, set[int]] = dataclasses.field(default_factory=dict)
+    """Per tournament, facts whose alerts went out and are not yet acknowledged."""
+    legacy_marks: dict[str, list[str]] = dataclasses.field(default_factory=dict)
+    """Per tournament, keys of per-fact sent marks older workers wrote (deleted with it)."""
+    attempts: dict[tuple[int, int], Attempt] = dataclasses.field(default_factory=dict)
+    skip_below: dict[int, int] = dataclasses.field(default_factory=dict)
+    """Per partition, offsets the watchdog has handled ahead of Faust's delivery: a delivery
+    below is a repeat, skipped rather than rebuilt for."""
 
     # ------------------------------------------------------------------ live
 
     def needs_rebuild(self, partition: int, offset: int) -> bool:
         return self.next_offset.get(partition) != offset
 
-    def handle(
+    def already_handled(self, partition: int, offset: int) -> bool:
+        """A delivery of a message the watchdog handled already (see :attr:`skip_below`)."""
+        return offset < self.skip_below.get(partition, -1) and partition in self.next_offset
+
+    def parse(
         self, key: bytes | str | None, value: bytes | str | None, partition: int, offset: int
-    ) -> Outcome:
-        """Handle one input message (live, or again while rebuilding). Raises
-        :exc:`Unreplayable` if the tournament's stored facts turn out not to replay."""
+    ) -> Parsed | Outcome:
+        """Read one input message; an :class:`Outcome` with its dead letter if it is refused
+        before any state is looked at."""
         self.next_offset[partition] = offset + 1
         key_text = key if key is None or isinstance(key, str) else raw_text(key)
+
+        def refuse(field: str | None, reason: str) -> Outcome:
+            return self._refuse(field, reason, key_text, value, partition, offset)
+
+        failed = self.attempts.get((partition, offset))
+        if failed is not None and failed.count >= self.limits.max_attempts:
+            return refuse(None, f"the worker failed on it {failed.count} times: {failed.error}")
         if value is None:
-            reason = "empty message (no value)"
-            return self._refuse(None, reason, key_text, value, partition, offset)
+            return refuse(None, "empty message (no value)")
+        size = len(value)
+        if size > self.limits.max_input_bytes:
+            return refuse(
+                None,
+                f"message of {size} bytes: input events are at most "
+                f"{self.limits.max_input_bytes} bytes (TRACKER_MAX_INPUT_BYTES)",
+            )
         try:
             event = ev.parse_input(value)
         except ev.InvalidEvent as exc:
-            reason = str(exc)
-            return self._refuse(_field_of(reason), reason, key_text, value, partition, offset)
+            return refuse(_field_of(str(exc)), str(exc))
+        except (RecursionError, ValueError, TypeError) as exc:  # the parser's own limits
+            return refuse(None, f"unreadable message: {type(exc).__name__}: {exc}")
         tid = event.tournament_id
         if key_text != tid:
             reason = f"the message key must be the tournament id {tid!r}, not {key_text!r}"
-            return self._refuse("tournament_id", reason, key_text, value, partition, offset)
+            return refuse("tournament_id", reason)
         known = self.partition_of.get(tid)
         if known is not None and known != partition:
-            reason = f"tournament {tid!r} lives on partition {known}, not {partition}"
-            return self._refuse("tournament_id", reason, key_text, value, partition, offset)
-        again = _NOTHING
-        if tid in self.pending:
-            for replayed in self.materialize(tid):
-                again = _join(again, replayed)
+            return refuse("tournament_id", f"tournament {tid!r} lives on partition {known}")
+        return Parsed(event, key_text, partition, offset, value)
+
+    def needs_restore(self, tid: str) -> bool:
+        """Whether the tournament's earlier history must be read from the input first."""
+        return tid in self.archived
+
+    def unknown(self, tid: str) -> bool:
+        """Neither live nor waiting to be replayed (maybe retired: look its record up)."""
+        return tid not in self.states and tid not in self.pending
+
+    def apply(self, parsed: Parsed, now: float | None = None) -> Outcome:
+        """Apply a parsed message to its tournament (whose stored facts must have been
+        replayed, and its retired history restored)."""
+        event, partition, offset = parsed.event, parsed.partition, parsed.offset
+        tid = event.tournament_id
         before = self.states.get(tid)
         try:
             after, alerts = apply(before, event)
         except Rejected as exc:
-            refused = self._refuse(exc.field, str(exc), key_text, value, partition, offset)
-            return _join(again, refused)
+            return self._refuse(exc.field, str(exc), parsed.key, None, partition, offset, parsed)
         except Exception as exc:  # a bug in the core must not stop the other tournaments
             log.exception("internal error on %s[%d]@%d", self.topic, partition, offset)
             reason = f"internal error: {type(exc).__name__}: {exc}"
-            return _join(again, self._refuse(None, reason, key_text, value, partition, offset))
+            return self._refuse(None, reason, parsed.key, None, partition, offset, parsed)
         if not _changed(before, after) and not alerts:
-            return again  # a repeated fact: nothing to store, nothing to send
+            return _NOTHING  # a repeated fact: nothing to store, nothing to send
+        payloads = tuple(encode_alert(a) for a in alerts)
+        room = self.limits.max_message_bytes - RECORD_OVERHEAD - len(tid.encode())
+        for alert, payload in zip(alerts, payloads, strict=True):
+            if len(payload) > room:
+                reason = (
+                    f"its {alert.type} alert would be {len(payload)} bytes: records are at "
+                    f"most {self.limits.max_message_bytes} bytes (TRACKER_MAX_MESSAGE_BYTES)"
+                )
+                return self._refuse(None, reason, parsed.key, None, partition, offset, parsed)
         fact = StoredFact(
             partition=partition,
             offset=offset,
@@ -147,10 +285,35 @@ class Processor:
             seq=self.seq.get(tid, 0),
             event=event,
             alerts=len(alerts),
+            done=_finished(after),
         )
-        self._remember(fact, after)
-        confirms = (fact.key(),) if alerts else ()
-        return _join(again, Outcome(fact=fact, alerts=tuple(alerts), confirms=confirms))
+        self._remember(fact, after, time.time() if now is None else now)
+        confirms: tuple[str, ...] = ()
+        if alerts:
+            confirms = (fact.key(),)
+            self.unacked.setdefault(tid, set()).add(fact.seq)
+        batch = self.buffer.add(fact, len(parsed.value), bool(alerts))
+        writes = self._stored(batch) if batch is not None else ()
+        return Outcome(fact, tuple(alerts), payloads, confirms, writes=writes)
+
+    def handle(
+        self,
+        key: bytes | str | None,
+        value: bytes | str | None,
+        partition: int,
+        offset: int,
+        now: float | None = None,
+    ) -> Outcome:
+        """:meth:`parse` and :meth:`apply` one message, replaying the tournament's stored
+        facts first (for callers with no retired tournaments: tests, the web tests)."""
+        parsed = self.parse(key, value, partition, offset)
+        if isinstance(parsed, Outcome):
+            return parsed
+        again = _NOTHING
+        if parsed.tournament_id in self.pending:
+            for replayed in self.materialize(parsed.tournament_id):
+                again = _join(again, replayed)
+        return _join(again, self.apply(parsed, now))
 
     def _refuse(
         self,
@@ -160,11 +323,14 @@ class Processor:
         value: bytes | str | None,
         partition: int,
         offset: int,
+        parsed: Parsed | None = None,
     ) -> Outcome:
-        letter = DeadLetter(
+        if parsed is not None:
+            value = parsed.value
+        letter = DeadLetter.of(
             reason=reason,
             field=field,
-            raw=raw_text(value),
+            value=value,
             key=key,
             topic=self.topic,
             partition=partition,
@@ -172,12 +338,63 @@ class Processor:
         )
         return Outcome(dead_letter=letter)
 
-    def _remember(self, fact: StoredFact, state: TournamentState) -> None:
+    def _remember(self, fact: StoredFact, state: TournamentState, now: float) -> None:
         tid = fact.event.tournament_id
         self.states[tid] = state
+        self._file(fact, now)
+
+    def _file(self, fact: StoredFact, now: float) -> None:
+        """Take a fact (new, or stored and recovered) into the tournament's bookkeeping."""
+        tid = fact.event.tournament_id
         self.seq[tid] = fact.seq + 1
         self.partition_of[tid] = fact.partition
         self.last_fact[fact.partition] = fact.offset
+        self.first_offset.setdefault(tid, fact.offset)
+        self.last_offset[tid] = fact.offset
+        self.touched[tid] = now
+        self.done[tid] = fact.done
+
+    def _stored(self, batch: FactBatch) -> tuple[Write, ...]:
+        """Index a batch about to be written; its write."""
+        index = self.batches.setdefault(batch.partition, {})
+        tids = {f.event.tournament_id for f in batch.facts}
+        index[batch.key_offset] = BatchInfo(batch.key_offset, batch.prev, batch.last, tids)
+        return ((batch.key(), batch.encode()),)
+
+    def flush(self, partition: int) -> tuple[Write, ...]:
+        """Write the partition's buffered facts now (before retiring its tournaments)."""
+        batch = self.buffer.take(partition)
+        return self._stored(batch) if batch is not None else ()
+
+    def acknowledged(self, partition: int, facts: Iterable[str]) -> tuple[Write, ...]:
+        """The alerts of these facts were all acknowledged: the sent marks that move. A
+        tournament's mark covers every fact below its first one with alerts still
+        unacknowledged."""
+        touched = set()
+        for fact in facts:
+            tid, _, number = fact.rpartition("/")
+            self.unacked.get(tid, set()).discard(int(number))
+            touched.add(tid)
+        writes = []
+        for tid in sorted(touched):
+            waiting = self.unacked.get(tid)
+            if not waiting:
+                self.unacked.pop(tid, None)
+            if self.partition_of.get(tid) != partition:
+                continue  # retired or moved meanwhile
+            upto = min(waiting) - 1 if waiting else self.seq.get(tid, 0) - 1
+            if upto > self.sent_upto.get(tid, -1):
+                self.sent_upto[tid] = upto
+                mark = SentMark(partition, tid, upto)
+                writes.append((mark.key(), mark.encode()))
+        return tuple(writes)
+
+    def failed(self, partition: int, offset: int, error: str) -> Write:
+        """The worker is about to stop on this message: the record that counts the attempt."""
+        before = self.attempts.get((partition, offset))
+        attempt = Attempt(partition, offset, (before.count if before else 0) + 1, error)
+        self.attempts[(partition, offset)] = attempt
+        return attempt.key(), attempt.encode()
 
     # ------------------------------------------------------------------ reading
 
@@ -187,7 +404,11 @@ class Processor:
 
     def peek(self, tid: str) -> TournamentState | None:
         """The tournament's state after the last message handled, changing nothing: stored
-        facts still waiting to be replayed are applied to a copy (their alerts dropped)."""
+        facts still waiting to be replayed are applied to a copy (their alerts dropped).
+        ``None`` for a tournament this worker does not hold, or whose retired history has
+        not been read back yet."""
+        if tid in self.archived:
+            return None
         state = self.states.get(tid)
         for fact in self.pending.get(tid, ()):
             try:
@@ -198,84 +419,27 @@ class Processor:
 
     # ------------------------------------------------------------------ recovery
 
-    def rebuild(self, partition: int, upto: int, stored: Iterable[bytes | str]) -> int:
-        """Forget the partition's tournaments and take its stored facts below input offset
-        ``upto``, along their chain, as their history. Returns the input offset from which
-        the caller must re-read and :meth:`handle` the input up to ``upto`` (0 if the stored
-        facts are unusable), then :meth:`materialize` the :meth:`overdue` tournaments."""
-        self.forget(partition)
-        chain, sent = self._chain(partition, upto, stored)
-        if chain is None:
-            return self.restart(partition)
-        for fact in chain:
-            tid = fact.event.tournament_id
-            if fact.seq != self.seq.get(tid, 0):
-                log.warning("partition %d: stored fact %s out of sequence", partition, fact.key())
-                return self.restart(partition)
-            self.pending.setdefault(tid, []).append(fact)
-            if fact.alerts and fact.key() not in sent:
-                self.unsent.setdefault(tid, set()).add(fact.seq)
-            self.seq[tid] = fact.seq + 1
-            self.partition_of[tid] = partition
-            self.last_fact[partition] = fact.offset
-        cursor = chain[-1].offset if chain else -1
-        self.next_offset[partition] = cursor + 1
-        log.info(
-            "partition %d: %d stored facts of %d tournaments up to input offset %d "
-            "(%d with alerts not known to be sent)",
-            partition,
-            len(chain),
-            len({f.event.tournament_id for f in chain}),
-            cursor,
-            sum(len(s) for s in self.unsent.values()),
-        )
-        return cursor + 1
+    def recover(self, partition: int, upto: int, now: float | None = None) -> Recovery:
+        """Start rebuilding the partition from its stored entries below input offset
+        ``upto``: feed them to :meth:`Recovery.take`, then :meth:`Recovery.finish`."""
+        return Recovery(self, partition, upto, time.time() if now is None else now)
 
-    def _chain(
-        self, partition: int, upto: int, stored: Iterable[bytes | str]
-    ) -> tuple[list[StoredFact] | None, set[str]]:
-        """The partition's stored facts below ``upto`` in processing order, up to the first
-        gap (``None`` if they contradict each other); and the keys of facts marked sent."""
-        facts: dict[int, StoredFact] = {}
-        sent: set[str] = set()
-        for raw in stored:
-            try:
-                items = decode_entries(raw)
-            except (ValueError, KeyError, TypeError):
-                log.warning("unreadable stored fact %r: ignored", raw)
-                continue
-            for item in items:
-                if not self._take(item, partition, upto, facts, sent):
-                    return None, sent
-        chain = []
-        cursor = -1
-        while cursor in facts:
-            chain.append(facts[cursor])
-            cursor = facts[cursor].offset
-        return chain, sent
-
-    @staticmethod
-    def _take(
-        item: StoredFact | SentMark,
+    def rebuild(
+        self,
         partition: int,
         upto: int,
-        facts: dict[int, StoredFact],
-        sent: set[str],
-    ) -> bool:
-        """File one stored item of a partition being rebuilt; ``False`` if two facts claim
-        the same place in the chain."""
-        if item.partition != partition:
-            return True
-        if isinstance(item, SentMark):
-            sent.add(item.fact)
-            return True
-        if item.offset >= upto:
-            return True
-        if item.prev in facts and facts[item.prev] != item:
-            log.warning("partition %d: two stored facts follow offset %d", partition, item.prev)
-            return False
-        facts[item.prev] = item
-        return True
+        stored: Iterable[bytes | str | tuple[bytes | str, bytes | str]],
+        lookup: Lookup | None = None,
+        now: float | None = None,
+    ) -> int:
+        """:meth:`recover` in one call (``stored``: table values, or (key, value) pairs)."""
+        recovery = self.recover(partition, upto, now)
+        for entry in stored:
+            if isinstance(entry, tuple):
+                recovery.take(entry[0], entry[1])
+            else:
+                recovery.take(None, entry)
+        return recovery.finish(lookup or (lambda _key: None))
 
     def overdue(self, partition: int) -> list[str]:
         """Tournaments of the partition with stored alerts not known to be sent."""
@@ -283,20 +447,12 @@ class Processor:
             t for t in self.unsent if t in self.pending and self.partition_of.get(t) == partition
         )
 
-    def waiting(self, value: bytes | str | None) -> str | None:
-        """The tournament of this message, if its stored facts wait to be replayed."""
-        if not self.pending or value is None:
-            return None
-        try:
-            tid = json.loads(value).get("tournament_id")
-        except (ValueError, AttributeError):
-            return None  # handle() will say what is wrong with it
-        return tid if isinstance(tid, str) and tid in self.pending else None
-
     def materialize(self, tid: str) -> Iterator[Outcome]:
         """Replay the tournament's waiting facts through the core, in steps of
         :data:`YIELD_EVERY` facts; each step's outcome holds the alerts of replayed facts
         that have no sent mark (to send again). Raises :exc:`Unreplayable`."""
+        if tid in self.archived:
+            raise RuntimeError(f"tournament {tid!r}: restore its retired history first")
         started = time.monotonic()
         facts = self.pending.get(tid, [])
         unsent = self.unsent.get(tid, set())
@@ -313,7 +469,7 @@ class Processor:
                 alerts.extend(out)
                 confirms.append(fact.key())
             if i % YIELD_EVERY == 0:
-                yield Outcome(alerts=tuple(alerts), confirms=tuple(confirms))
+                yield self._resend(tid, alerts, confirms)
                 alerts, confirms = [], []
         if state is not None:
             self.states[tid] = state
@@ -325,21 +481,105 @@ class Processor:
             len(facts),
             time.monotonic() - started,
         )
-        yield Outcome(alerts=tuple(alerts), confirms=tuple(confirms))
+        yield self._resend(tid, alerts, confirms)
+
+    def _resend(self, tid: str, alerts: list[ev.OutputEvent], confirms: list[str]) -> Outcome:
+        if confirms:
+            waiting = self.unacked.setdefault(tid, set())
+            waiting.update(int(key.rpartition("/")[2]) for key in confirms)
+        payloads = tuple(encode_alert(a) for a in alerts)
+        return Outcome(alerts=tuple(alerts), payloads=payloads, confirms=tuple(confirms))
+
+    def restore(
+        self,
+        record: Archived,
+        messages: Iterable[tuple[int, bytes | str | None]],
+        now: float | None = None,
+    ) -> None:
+        """Rebuild a retired tournament from its input messages (``(offset, value)`` of the
+        messages keyed by its id in ``record.first`` … ``record.end`` - 1), sending nothing:
+        its alerts went out when the messages were first handled."""
+        tid = record.tournament_id
+        state: TournamentState | None = None
+        count = 0
+        last = record.first
+        for offset, value in messages:
+            if value is None or not record.first <= offset < record.end:
+                continue
+            try:
+                event = ev.parse_input(value)
+                if event.tournament_id != tid:
+                    continue
+                after, alerts = apply(state, event)
+            except (Rejected, ev.InvalidEvent, RecursionError, ValueError):
+                continue  # refused then, refused now
+            if _changed(state, after) or alerts:
+                count += 1
+                last = offset
+            state = after
+        if count != record.seq:
+            log.warning(
+                "tournament %s: %d facts read back from the input, %d were stored",
+                tid,
+                count,
+                record.seq,
+            )
+        self.archived.pop(tid, None)
+        if state is None:
+            return
+        self.states[tid] = state
+        self.seq[tid] = max(self.seq.get(tid, 0), record.seq, count)
+        self.partition_of[tid] = record.partition
+        self.first_offset[tid] = record.first
+        self.last_offset[tid] = max(self.last_offset.get(tid, last), last)
+        self.touched[tid] = time.time() if now is None else now
+        self.done.setdefault(tid, _finished(state))
+        self.sent_upto[tid] = max(self.sent_upto.get(tid, -1), record.seq - 1)
+        log.info(
+            "tournament %s: rebuilt from %d input facts (offsets %d-%d of partition %d)",
+            tid,
+            count,
+            record.first,
+            record.end - 1,
+            record.partition,
+        )
 
     def resume(self, partition: int, offset: int) -> None:
         """The partition is rebuilt up to ``offset``, the next message to handle live."""
         self.next_offset[partition] = offset
 
+    def caught_up(self, partition: int, offset: int) -> None:
+        """The watchdog handled the partition up to ``offset`` ahead of Faust's delivery."""
+        self.next_offset[partition] = offset
+        self.skip_below[partition] = offset
+
     def forget(self, partition: int) -> None:
         for tid in [t for t, p in self.partition_of.items() if p == partition]:
-            del self.partition_of[tid]
-            self.states.pop(tid, None)
-            self.seq.pop(tid, None)
-            self.pending.pop(tid, None)
-            self.unsent.pop(tid, None)
+            self._drop(tid)
         self.next_offset.pop(partition, None)
         self.last_fact.pop(partition, None)
+        self.batches.pop(partition, None)
+        self.buffer.drop(partition)
+        self.skip_below.pop(partition, None)
+        for key in [k for k in self.attempts if k[0] == partition]:
+            del self.attempts[key]
+
+    def _drop(self, tid: str) -> None:
+        for table in (
+            self.partition_of,
+            self.states,
+            self.seq,
+            self.pending,
+            self.unsent,
+            self.archived,
+            self.first_offset,
+            self.last_offset,
+            self.touched,
+            self.done,
+            self.sent_upto,
+            self.unacked,
+        ):
+            table.pop(tid, None)
 
     def restart(self, partition: int) -> int:
         """Forget the partition; its input must be re-read from offset 0 (returned)."""
@@ -348,6 +588,245 @@ class Processor:
         self.next_offset[partition] = 0
         return 0
 
+    # ------------------------------------------------------------------ retirement
+
+    def due(self, partition: int, now: float | None = None) -> list[str]:
+        """The partition's tournaments to retire now: finished and quiet for the grace
+        period, or quiet for the idle period; never one with alerts not yet acknowledged."""
+        now = time.time() if now is None else now
+        out = []
+        for tid, p in self.partition_of.items():
+            if p != partition or self.unacked.get(tid) or tid in self.unsent:
+                continue
+            quiet = now - self.touched.get(tid, now)
+            if quiet >= self.limits.idle_retire or (
+                self.done.get(tid) and quiet >= self.limits.finished_grace
+            ):
+                out.append(tid)
+        return sorted(out)
+
+    def retire(self, partition: int, tids: Iterable[str]) -> tuple[Write, ...]:
+        """Retire the tournaments (see the module's doc); the table writes, in the order
+        they must be made: the archive records first, so that a changelog cut short
+        anywhere after them still says which stored facts are leftovers."""
+        gone = set(tids)
+        if not gone:
+            return ()
+        writes: list[Write] = list(self.flush(partition))
+        for tid in sorted(gone):
+            if tid not in self.first_offset or self.partition_of.get(tid) != partition:
+                continue
+            record = Archived(
+                partition=partition,
+                tournament_id=tid,
+                first=self.first_offset[tid],
+                end=self.last_offset.get(tid, self.first_offset[tid]) + 1,
+                seq=self.seq.get(tid, 0),
+            )
+            writes.append((record.key(), record.encode()))
+        for tid in sorted(gone):
+            writes.append((SentMark(partition, tid, -1).key(), None))
+            writes.extend((key, None) for key in self.legacy_marks.pop(tid, ()))
+            self._drop(tid)
+        writes.extend(self._hollow(partition, gone))
+        log.info(
+            "partition %d: %d tournaments retired (%d live)",
+            partition,
+            len(gone),
+            sum(1 for p in self.partition_of.values() if p == partition),
+        )
+        return tuple(writes)
+
+    def _hollow(self, partition: int, gone: set[str]) -> list[Write]:
+        """Batches left with no live tournament become hollow; consecutive hollow batches
+        merge into the first (rewritten first, the others deleted after)."""
+        index = self.batches.get(partition, {})
+        rewrites: dict[int, BatchInfo] = {}
+        deletes: list[int] = []
+        run: BatchInfo | None = None
+        for info in list(index.values()):
+            info.tournaments -= gone
+            if info.tournaments:
+                run = None
+                continue
+            if run is not None and info.prev <= run.last:
+                run.last = max(run.last, info.last)
+                rewrites[run.key_offset] = run
+                deletes.append(info.key_offset)
+                del index[info.key_offset]
+                continue
+            run = info
+            if not info.hollow:
+                info.hollow = True
+                rewrites[info.key_offset] = info
+        out: list[Write] = []
+        for info in rewrites.values():
+            hollow = FactBatch.hollow(partition, info.key_offset, info.prev, info.last)
+            out.append((hollow.key(), hollow.encode()))
+        out.extend((f"{partition}@{k}", None) for k in deletes)
+        return out
+
+
+class Recovery:
+    """One partition's stored entries being taken back (see :meth:`Processor.recover`).
+
+    :meth:`take` files one table entry (entries of other partitions are left undecoded when
+    their key names their partition); :meth:`finish` follows the chain and hands the
+    tournaments to the processor."""
+
+    def __init__(self, processor: Processor, partition: int, upto: int, now: float) -> None:
+        processor.forget(partition)
+        self.processor = processor
+        self.partition = partition
+        self.upto = upto
+        self.now = now
+        self.links: dict[int, StoredFact | FactBatch] = {}
+        """By ``prev``: the fact (or hollow batch) that follows that input offset."""
+        self.batch_of: dict[int, BatchInfo] = {}
+        """By fact offset (or a hollow batch's ``prev``), the batch holding it."""
+        self.sent: set[str] = set()
+        """Keys of facts marked sent one by one (:class:`FactSent`, older workers)."""
+        self.legacy: dict[str, list[str]] = {}
+        self.sent_upto: dict[str, int] = {}
+        self.attempts: dict[tuple[int, int], Attempt] = {}
+        self.broken = False
+        self.entries = 0
+
+    def take(self, key: bytes | str | None, raw: bytes | str | None) -> None:
+        if raw is None or self.broken:
+            return
+        if key is not None:
+            owner = key_partition(key)
+            if owner is not None and owner != self.partition:
+                return
+            if owner is None and _text(key).endswith("/archived"):
+                return
+        self.entries += 1
+        try:
+            items = decode_entries(raw)
+        except (ValueError, KeyError, TypeError):
+            log.warning("unreadable stored entry %r: ignored", raw[:200])
+            return
+        info: BatchInfo | None = None
+        for item in items:
+            if item.partition != self.partition:
+                return
+            if isinstance(item, SentMark):
+                self.sent_upto[item.tournament_id] = item.upto
+            elif isinstance(item, FactSent):
+                self.sent.add(item.fact)
+                if key is not None:
+                    tid = item.fact.rpartition("/")[0]
+                    self.legacy.setdefault(tid, []).append(_text(key))
+            elif isinstance(item, Attempt):
+                self.attempts[(item.partition, item.offset)] = item
+            elif isinstance(item, FactBatch):  # hollow
+                offset = _key_offset(key, item.prev + 1)
+                if item.prev < self.upto - 1:
+                    info = BatchInfo(offset, item.prev, item.last, set(), hollow=True)
+                    self._link(item.prev, dataclasses.replace(item, key_offset=offset), info)
+            elif isinstance(item, StoredFact) and item.offset < self.upto:
+                if info is None:
+                    info = BatchInfo(item.offset, item.prev, item.offset, set())
+                info.last = item.offset
+                self._link(item.prev, item, info)
+
+    def _link(self, prev: int, item: StoredFact | FactBatch, info: BatchInfo) -> None:
+        held = self.links.get(prev)
+        if held is not None and held != item:
+            log.warning("partition %d: two stored entries follow offset %d", self.partition, prev)
+            self.broken = True
+        self.links[prev] = item
+        self.batch_of[item.offset if isinstance(item, StoredFact) else prev] = info
+
+    def finish(self, lookup: Lookup) -> int:
+        """Follow the chain and take its tournaments; the input offset from which the caller
+        must re-read and handle the input up to ``upto`` (0 if the stored facts are
+        unusable), then :meth:`Processor.materialize` the :meth:`Processor.overdue`
+        tournaments."""
+        p, proc = self.partition, self.processor
+        proc.attempts.update(self.attempts)
+        if self.broken:
+            return proc.restart(p)
+        cursor = -1
+        chain: list[StoredFact] = []
+        index: dict[int, BatchInfo] = {}
+        while cursor < self.upto - 1 and cursor in self.links:
+            item = self.links[cursor]
+            info = self.batch_of[item.offset if isinstance(item, StoredFact) else cursor]
+            index.setdefault(info.key_offset, info)
+            if isinstance(item, StoredFact):
+                chain.append(item)
+                cursor = item.offset
+            else:
+                cursor = min(item.last, self.upto - 1)
+        records: dict[str, Archived | None] = {}
+        for fact in chain:
+            tid = fact.event.tournament_id
+            if tid not in records:
+                records[tid] = archived(lookup, tid, p)
+            record = records[tid]
+            if record is not None and fact.seq < record.seq:
+                continue  # a leftover of a retired tournament
+            expected = proc.seq.get(tid, record.seq if record else 0)
+            if fact.seq != expected:
+                log.warning("partition %d: stored fact %s out of sequence", p, fact.key())
+                return proc.restart(p)
+            if record is not None and tid not in proc.pending:
+                proc.archived[tid] = record
+                proc.first_offset[tid] = record.first
+            proc.pending.setdefault(tid, []).append(fact)
+            marked = fact.seq <= self.sent_upto.get(tid, -1) or fact.key() in self.sent
+            if fact.alerts and not marked:
+                proc.unsent.setdefault(tid, set()).add(fact.seq)
+            proc._file(fact, self.now)
+            self.batch_of[fact.offset].tournaments.add(tid)
+        for tid in proc.pending:
+            if tid in self.sent_upto:
+                proc.sent_upto[tid] = self.sent_upto[tid]
+            if tid in self.legacy:
+                proc.legacy_marks[tid] = self.legacy[tid]
+        proc.batches[p] = dict(sorted(index.items()))
+        proc.last_fact[p] = cursor
+        proc.next_offset[p] = cursor + 1
+        log.info(
+            "partition %d: %d stored facts of %d tournaments up to input offset %d "
+            "(%d with alerts not known to be sent; %d table entries read)",
+            p,
+            len(chain),
+            len({f.event.tournament_id for f in chain}),
+            cursor,
+            sum(len(s) for s in proc.unsent.values()),
+            self.entries,
+        )
+        return cursor + 1
+
+
+def _text(key: bytes | str) -> str:
+    return key.decode("utf-8", "replace") if isinstance(key, bytes) else key
+
+
+def _key_offset(key: bytes | str | None, default: int) -> int:
+    if key is None:
+        return default
+    text = key.decode("utf-8", "replace") if isinstance(key, bytes) else key
+    tail = text.partition("@")[2]
+    return int(tail) if tail.isdigit() else default
+
+
+def archived(lookup: Lookup, tid: str, partition: int) -> Archived | None:
+    """The archive record of a retired tournament of this partition, if there is one."""
+    raw = lookup(archive_key(tid))
+    if raw is None:
+        return None
+    try:
+        [record] = decode_entries(raw)
+    except (ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(record, Archived) or record.partition != partition:
+        return None
+    return record
+
 
 @dataclasses.dataclass
 class FactBuffer:
@@ -355,26 +834,35 @@ class FactBuffer:
 
     Writing one table entry per input message would put a changelog message (a produce
     request) on every game result; a :class:`~streams.records.FactBatch` is written instead
-    when a fact has alerts (so its sent mark follows a stored fact) or when
-    :data:`BATCH_FACTS` have gathered. Facts still here when a worker dies come after the
-    end of the stored chain, and the next worker re-reads them from the input topic, as it
-    does for a changelog cut short; a rebuild drops them for the same reason."""
+    when a fact has alerts (so its sent mark follows a stored fact), when :data:`BATCH_FACTS`
+    have gathered or when their input reaches :data:`BATCH_BYTES`. Facts still here when a
+    worker dies come after the end of the stored chain, and the next worker re-reads them
+    from the input topic, as it does for a changelog cut short; a rebuild drops them for the
+    same reason."""
 
     size: int = BATCH_FACTS
+    max_bytes: int = BATCH_BYTES
     facts: dict[int, list[StoredFact]] = dataclasses.field(default_factory=dict)
+    bytes: dict[int, int] = dataclasses.field(default_factory=dict)
 
-    def add(self, outcome: Outcome, partition: int) -> FactBatch | None:
-        """Take the outcome's fact; the batch to write now, if any."""
-        waiting = self.facts.setdefault(partition, [])
-        if outcome.fact is not None:
-            waiting.append(outcome.fact)
-        if waiting and (outcome.alerts or len(waiting) >= self.size):
-            self.facts[partition] = []
-            return FactBatch(tuple(waiting))
+    def add(self, fact: StoredFact, size: int, alerts: bool) -> FactBatch | None:
+        """Take a fact (of ``size`` input bytes); the batch to write now, if any."""
+        waiting = self.facts.setdefault(fact.partition, [])
+        waiting.append(fact)
+        total = self.bytes.get(fact.partition, 0) + size
+        self.bytes[fact.partition] = total
+        if alerts or len(waiting) >= self.size or total >= self.max_bytes:
+            return self.take(fact.partition)
         return None
+
+    def take(self, partition: int) -> FactBatch | None:
+        waiting = self.facts.pop(partition, None)
+        self.bytes.pop(partition, None)
+        return FactBatch(tuple(waiting)) if waiting else None
 
     def drop(self, partition: int) -> None:
         self.facts.pop(partition, None)
+        self.bytes.pop(partition, None)
 
 
 _NOTHING = Outcome()
@@ -386,8 +874,10 @@ def _join(first: Outcome, then: Outcome) -> Outcome:
     return Outcome(
         fact=then.fact or first.fact,
         alerts=first.alerts + then.alerts,
+        payloads=first.payloads + then.payloads,
         confirms=first.confirms + then.confirms,
         dead_letter=then.dead_letter or first.dead_letter,
+        writes=first.writes + then.writes,
     )
 
 
@@ -403,6 +893,14 @@ def _changed(before: TournamentState | None, after: TournamentState) -> bool:
     )
 
 
+def _finished(state: TournamentState) -> bool:
+    """Its last planned round is announced; with no planned number of rounds, any round
+    (it then retires after the grace period with no new fact, and comes back if more
+    come)."""
+    planned: int | None = state.tournament.planned_rounds
+    return state.announced >= 1 and (planned is None or state.announced >= planned)
+
+
 def _field_of(message: str) -> str | None:
     """``"result: impossible result…"`` -> ``"result"``; ``None`` for malformed JSON."""
     if message.startswith("malformed JSON"):
@@ -411,4 +909,16 @@ def _field_of(message: str) -> str | None:
     return head or None
 
 
-__all__ = ["BATCH_FACTS", "YIELD_EVERY", "FactBuffer", "Outcome", "Processor", "Unreplayable"]
+__all__ = [
+    "BATCH_BYTES",
+    "BATCH_FACTS",
+    "YIELD_EVERY",
+    "FactBuffer",
+    "Limits",
+    "Outcome",
+    "Parsed",
+    "Processor",
+    "Recovery",
+    "Unreplayable",
+    "archived",
+]

@@ -11,7 +11,7 @@ from typing import Any
 
 from aiokafka import AIOKafkaProducer
 
-from streams.kafka import ensure_topics
+from streams.kafka import ensure_topics, started
 from streams.records import encode_input
 from streams.settings import Settings
 from tracker import events as ev
@@ -31,7 +31,12 @@ def round_of(event: ev.InputEvent) -> int:
 
 def producer(settings: Settings) -> AIOKafkaProducer:
     # acks=all, but neither idempotence nor transactions: the Tansu test broker refuses them.
-    return AIOKafkaProducer(acks="all", linger_ms=5, **settings.client_kwargs())
+    return AIOKafkaProducer(
+        acks="all",
+        linger_ms=5,
+        max_request_size=settings.max_message_bytes + 65_536,
+        **settings.client_kwargs(),
+    )
 
 
 async def publish(
@@ -48,10 +53,8 @@ async def publish(
     ``on_sent`` is told the number of messages handed to the producer so far."""
     topic = settings.topic("input")
     await ensure_topics(settings, [topic])
-    sender = producer(settings)
-    await sender.start()
     sent = 0
-    try:
+    async with started(producer(settings), settings) as sender:
         current = 0
         pending: list[asyncio.Future[Any]] = []
         for item in events:
@@ -74,8 +77,6 @@ async def publish(
                 if on_sent:
                     on_sent(sent)
         await asyncio.gather(*pending)
-    finally:
-        await sender.stop()
     return sent
 
 

@@ -4,17 +4,28 @@
   tournament id.
 * Output topics: one alert per message, ``model_dump_json()`` (the ``tracker replay --format
   jsonl`` form), keyed by tournament id, routed by audience (:data:`AUDIENCE_OF`).
-* Dead-letter topic: a :class:`DeadLetter` per refused input message.
-* The ``facts`` table: a :class:`FactBatch` of consecutive :class:`StoredFact` s (one per
-  accepted input event that changed a tournament) of one partition, under the key
-  ``<partition>@<first offset>``, and a :class:`SentMark` (``<tournament id>/<sequence
-  number>/sent``) once a fact's alerts are acknowledged. Batching keeps the changelog to a
-  few messages per round instead of one per game.
+* Dead-letter topic: a :class:`DeadLetter` per refused input message, of bounded size (a
+  prefix of the message, its length and its SHA-256; never the whole message).
+* The ``facts`` table (keys starting ``<partition>@`` belong to that partition):
+
+  - a :class:`FactBatch` of consecutive :class:`StoredFact` s (one per accepted input event
+    that changed a tournament) of one partition, under ``<partition>@<first offset>``; once
+    all its tournaments are retired it becomes *hollow* (no facts, only the offsets it
+    covers), and neighbouring hollow batches merge into one;
+  - a :class:`SentMark` per tournament (``<partition>@<tournament id>/sent``): up to which
+    fact its alerts are all acknowledged;
+  - an :class:`Archived` record (``<tournament id>/archived``) per retired tournament: where
+    its input starts and ends, to rebuild it from the input topic if a late event comes;
+  - an :class:`Attempt` (``<partition>@<offset>/attempt``) per input message the worker
+    failed on, so that the message is dead-lettered after a bounded number of attempts.
+
+  Batching keeps the changelog to a few messages per round instead of one per game.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -69,8 +80,18 @@ def alert_topic(alert: ev.OutputEvent, topics: dict[Audience, str]) -> str:
     return topics[AUDIENCE_OF[alert.type]]
 
 
+RAW_PREFIX_BYTES = 2048
+"""The bytes of a refused message a dead letter keeps (any valid input event is shorter)."""
+REASON_CHARS = 1000
+KEY_CHARS = 200
+
+
 class DeadLetter(BaseModel):
-    """An input message the worker refused; the tournament's state was left untouched."""
+    """An input message the worker refused; the tournament's state was left untouched.
+
+    Its size is bounded whatever the message: it keeps at most :data:`RAW_PREFIX_BYTES` of
+    the message, with the message's length and SHA-256 to find the whole of it in the input
+    topic, and the reason and key are cut at :data:`REASON_CHARS` / :data:`KEY_CHARS`."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -79,14 +100,53 @@ class DeadLetter(BaseModel):
     field: str | None
     """The offending field (``None`` when the message is not JSON at all)."""
     raw: str
-    """The message value as received (decoded as UTF-8, undecodable bytes escaped)."""
+    """The message value as received, up to its first :data:`RAW_PREFIX_BYTES` bytes (decoded
+    as UTF-8, undecodable bytes escaped)."""
     key: str | None
     topic: str
     partition: int
     offset: int
+    raw_bytes: int | None = None
+    """The length of the whole message value, in bytes (``None`` in letters written before
+    this field existed)."""
+    raw_sha256: str | None = None
+    """The SHA-256 of the whole message value, hex (``None`` when there was no value, and in
+    older letters)."""
+    truncated: bool = False
+    """``raw`` is only the beginning of the message."""
+
+    @classmethod
+    def of(
+        cls,
+        *,
+        reason: str,
+        field: str | None,
+        value: bytes | str | None,
+        key: str | None,
+        topic: str,
+        partition: int,
+        offset: int,
+    ) -> DeadLetter:
+        data = value.encode("utf-8", "surrogateescape") if isinstance(value, str) else value
+        return cls(
+            reason=_cut(reason, REASON_CHARS),
+            field=None if field is None else _cut(field, KEY_CHARS),
+            raw=raw_text(data[:RAW_PREFIX_BYTES] if data is not None else None),
+            key=None if key is None else _cut(key, KEY_CHARS),
+            topic=topic,
+            partition=partition,
+            offset=offset,
+            raw_bytes=len(data) if data is not None else 0,
+            raw_sha256=hashlib.sha256(data).hexdigest() if data is not None else None,
+            truncated=data is not None and len(data) > RAW_PREFIX_BYTES,
+        )
 
     def encode(self) -> bytes:
         return self.model_dump_json().encode()
+
+
+def _cut(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def raw_text(value: bytes | str | None) -> str:
@@ -99,13 +159,14 @@ def raw_text(value: bytes | str | None) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class StoredFact:
-    """One accepted input event in the ``facts`` table, under :meth:`key`.
+    """One accepted input event in the ``facts`` table (inside a :class:`FactBatch`).
 
     ``offset`` is the input offset it came from and ``prev`` the offset of the fact stored
     before it from the same partition (-1 for the first): the facts of a partition form a
     chain, so a worker can tell the unbroken prefix it recovered from a changelog that was
     cut short, and re-read the input topic after it. ``alerts`` is how many alerts the event
     produced; once the broker has acknowledged all of them a :class:`SentMark` is stored.
+    ``done`` says the tournament was finished after this fact (its last round announced).
     """
 
     partition: int
@@ -114,6 +175,7 @@ class StoredFact:
     seq: int
     event: ev.InputEvent
     alerts: int = 0
+    done: bool = False
 
     def key(self) -> str:
         return fact_key(self.event.tournament_id, self.seq)
@@ -123,13 +185,14 @@ class StoredFact:
 
     def json_text(self) -> str:
         """The fact as compact JSON: ``p``, ``o``, ``prev``, ``s``, the event ``e`` (fields left
-        at ``None`` omitted) and ``a`` when it has alerts. The event is written by pydantic
-        straight to JSON: the same text as ``json.dumps`` of its ``model_dump(mode="json")``
-        (tested), without building its dict first."""
+        at ``None`` omitted), ``a`` when it has alerts and ``f`` when it finished the
+        tournament. The event is written by pydantic straight to JSON: the same text as
+        ``json.dumps`` of its ``model_dump(mode="json")`` (tested), without building its dict
+        first."""
         event = self.event.model_dump_json(exclude_none=True)
         head = f'{{"p":{self.partition},"o":{self.offset},"prev":{self.prev},"s":{self.seq}'
-        tail = f',"a":{self.alerts}}}' if self.alerts else "}"
-        return f'{head},"e":{event}{tail}'
+        tail = (f',"a":{self.alerts}' if self.alerts else "") + (',"f":1' if self.done else "")
+        return f'{head},"e":{event}{tail}}}'
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> StoredFact:
@@ -142,6 +205,7 @@ class StoredFact:
             # enum values, arrays), which the input models' strict mode refuses in Python
             event=_INPUT_ADAPTER.validate_python(body["e"], strict=False),
             alerts=body.get("a", 0),
+            done=bool(body.get("f", 0)),
         )
 
     @classmethod
@@ -151,51 +215,160 @@ class StoredFact:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class SentMark:
-    """The alerts of the fact ``fact`` (a :meth:`StoredFact.key`) were all acknowledged by
-    the broker: a worker rebuilding the tournament must not send them again."""
+    """The broker has acknowledged every alert of the tournament's facts up to sequence
+    number ``upto``: a worker rebuilding the tournament must not send them again. One key
+    per tournament, overwritten as its rounds go by."""
+
+    partition: int
+    tournament_id: str
+    upto: int
+
+    def key(self) -> str:
+        return f"{self.partition}@{self.tournament_id}/sent"
+
+    def encode(self) -> bytes:
+        return _dumps({"p": self.partition, "sent": self.tournament_id, "upto": self.upto})
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class FactSent:
+    """A sent mark of one fact (``fact``: a :meth:`StoredFact.key`), as workers wrote them
+    before :class:`SentMark` (still read)."""
 
     partition: int
     fact: str
-
-    def key(self) -> str:
-        return f"{self.fact}/sent"
-
-    def encode(self) -> bytes:
-        return _dumps({"p": self.partition, "sent": self.fact})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class FactBatch:
     """Consecutive stored facts of one partition (each ``prev`` the offset of the one before),
-    written as one table entry: the worker stores a partition's facts when they carry alerts
-    or when :data:`streams.agents.BATCH_FACTS` have gathered. Facts not stored yet when a
-    worker dies are after the end of the stored chain, so the next worker re-reads them
-    from the input topic like any changelog cut short."""
+    written as one table entry: the worker stores a partition's facts when they carry alerts,
+    when :data:`streams.processor.BATCH_FACTS` have gathered or when they reach a size
+    bound. Facts not stored yet when a worker dies are after the end of the stored chain, so
+    the next worker re-reads them from the input topic like any changelog cut short.
+
+    A *hollow* batch has no facts: every tournament with a fact in the input offsets
+    ``prev`` + 1 … ``last`` was retired (see :class:`Archived`); the chain jumps over them."""
 
     facts: tuple[StoredFact, ...]
+    partition: int = -1
+    prev: int = -1
+    last: int = -1
+    key_offset: int = -1
+    """The first offset of the batch as first written: the table key, kept when it goes
+    hollow."""
+
+    def __post_init__(self) -> None:
+        if self.facts:  # the span comes from the facts
+            first, end = self.facts[0], self.facts[-1]
+            object.__setattr__(self, "partition", first.partition)
+            object.__setattr__(self, "prev", first.prev)
+            object.__setattr__(self, "last", end.offset)
+            if self.key_offset < 0:
+                object.__setattr__(self, "key_offset", first.offset)
+
+    @classmethod
+    def hollow(cls, partition: int, key_offset: int, prev: int, last: int) -> FactBatch:
+        return cls((), partition=partition, prev=prev, last=last, key_offset=key_offset)
 
     def key(self) -> str:
-        return f"{self.facts[0].partition}@{self.facts[0].offset}"
+        return f"{self.partition}@{self.key_offset}"
 
     def encode(self) -> bytes:
+        if not self.facts:
+            return _dumps({"p": self.partition, "prev": self.prev, "last": self.last, "facts": []})
         facts = ",".join(f.json_text() for f in self.facts)
-        return f'{{"p":{self.facts[0].partition},"facts":[{facts}]}}'.encode()
+        return f'{{"p":{self.partition},"facts":[{facts}]}}'.encode()
 
 
-def decode_stored(raw: bytes | str) -> StoredFact | SentMark | FactBatch:
+@dataclasses.dataclass(frozen=True, slots=True)
+class Archived:
+    """A retired tournament (finished, or idle for long): its facts are gone from the
+    table and its state from memory. Its input events are the messages keyed by its id in
+    input offsets ``first`` … ``end`` - 1 of ``partition``; ``seq`` is the number of facts
+    they made. A late event for it rebuilds it from there. Stored facts of the tournament
+    with a sequence number below ``seq`` are leftovers (a changelog cut short between the
+    archiving and the deletions) and are ignored."""
+
+    partition: int
+    tournament_id: str
+    first: int
+    end: int
+    seq: int
+
+    def key(self) -> str:
+        return archive_key(self.tournament_id)
+
+    def encode(self) -> bytes:
+        return _dumps(
+            {
+                "p": self.partition,
+                "archived": self.tournament_id,
+                "first": self.first,
+                "end": self.end,
+                "s": self.seq,
+            }
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Attempt:
+    """The worker failed ``count`` times on the input message at ``offset`` (a bug or a
+    message the worker cannot take, not bad input, which is dead-lettered at once): the
+    next worker dead-letters the message instead of failing on it forever."""
+
+    partition: int
+    offset: int
+    count: int
+    error: str
+
+    def key(self) -> str:
+        return f"{self.partition}@{self.offset}/attempt"
+
+    def encode(self) -> bytes:
+        body = {"p": self.partition, "attempt": self.offset, "n": self.count}
+        return _dumps({**body, "error": _cut(self.error, REASON_CHARS)})
+
+
+Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Attempt
+
+
+def decode_stored(raw: bytes | str) -> Stored:
     """A value of the ``facts`` table (``ValueError``/``KeyError`` if unreadable)."""
     body = json.loads(raw)
     if "sent" in body:
-        return SentMark(partition=body["p"], fact=body["sent"])
+        if "upto" in body:
+            return SentMark(body["p"], body["sent"], body["upto"])
+        return FactSent(partition=body["p"], fact=body["sent"])
     if "facts" in body:
-        return FactBatch(tuple(StoredFact.from_body(f) for f in body["facts"]))
+        facts = tuple(StoredFact.from_body(f) for f in body["facts"])
+        if facts:
+            return FactBatch(facts)
+        return FactBatch.hollow(body["p"], -1, body["prev"], body["last"])
+    if "archived" in body:
+        return Archived(body["p"], body["archived"], body["first"], body["end"], body["s"])
+    if "attempt" in body:
+        return Attempt(body["p"], body["attempt"], body["n"], body.get("error", ""))
     return StoredFact.from_body(body)
 
 
-def decode_entries(raw: bytes | str) -> tuple[StoredFact | SentMark, ...]:
-    """The facts and sent marks of one value of the ``facts`` table."""
+def decode_entries(raw: bytes | str) -> tuple[Stored, ...]:
+    """The facts and other records of one value of the ``facts`` table (a batch's facts
+    one by one; a hollow batch as itself)."""
     item = decode_stored(raw)
-    return item.facts if isinstance(item, FactBatch) else (item,)
+    return item.facts if isinstance(item, FactBatch) and item.facts else (item,)
+
+
+def key_partition(key: bytes | str) -> int | None:
+    """The partition a table key belongs to (``b"3@120"`` -> 3), ``None`` for keys without
+    one (archive records and sent marks written before marks carried it).
+
+    >>> key_partition(b"3@120"), key_partition("12@t1/0/sent"), key_partition(b"t1/archived")
+    (3, 12, None)
+    """
+    text = key.decode("utf-8", "replace") if isinstance(key, bytes) else key
+    head, at, _ = text.partition("@")
+    return int(head) if at and head.isdigit() and len(head) < 7 else None
 
 
 def _dumps(body: dict[str, Any]) -> bytes:
@@ -204,6 +377,10 @@ def _dumps(body: dict[str, Any]) -> bytes:
 
 def fact_key(tournament_id: str, seq: int) -> str:
     return f"{tournament_id}/{seq}"
+
+
+def archive_key(tournament_id: str) -> str:
+    return f"{tournament_id}/archived"
 
 
 # --------------------------------------------------------------------------- schemas
@@ -242,17 +419,23 @@ def write_schemas(directory: Path) -> list[Path]:
 
 __all__ = [
     "AUDIENCE_OF",
+    "Archived",
+    "Attempt",
     "DeadLetter",
     "FactBatch",
+    "FactSent",
     "SentMark",
+    "Stored",
     "StoredFact",
     "alert_topic",
+    "archive_key",
     "decode_alert",
     "decode_entries",
     "decode_stored",
     "encode_alert",
     "encode_input",
     "fact_key",
+    "key_partition",
     "raw_text",
     "schemas",
     "write_schemas",

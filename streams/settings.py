@@ -77,6 +77,35 @@ class Settings(BaseSettings):
     with 20); Apache Kafka answers at once, so there it only bounds idle polling (500 in
     ``deploy/``)."""
 
+    broker_wait: float = Field(default=30.0, gt=0)
+    """Seconds ``tracker worker`` waits for the broker to answer at start (then it exits
+    with code 2), and how long a running worker tolerates losing it (then it exits with
+    code 75 for its supervisor to restart it)."""
+    catch_up_after: float = Field(default=5.0, gt=0)
+    """Seconds a partition may hold messages that Faust has not delivered before the worker
+    reads and handles them itself (Faust 0.15 sometimes skips messages right after an
+    assignment, and they would otherwise wait for the next message)."""
+    watch_every: float = Field(default=2.0, gt=0)
+    """Seconds between two checks of the broker, the topics and the partitions."""
+
+    max_input_bytes: int = Field(default=65_536, ge=1024)
+    """Input messages longer than this are dead-lettered unread (any valid event within the
+    contract's limits is a few kB)."""
+    max_message_bytes: int = Field(default=4_194_304, ge=65_536)
+    """The largest record the worker writes. An event whose alert would be longer is refused
+    (dead letter). A ``round_finished`` of 4 000 players with 100-character names is 1.0 MB
+    (ASCII) to 2.1 MB (4-byte characters), so the default holds every tournament within the
+    contract's limits; the topics the worker creates allow records of this size
+    (``max.message.bytes``). Apache Kafka's own default is 1 MB: pre-created topics need
+    ``max.message.bytes`` at least this (see ``deploy/``)."""
+    max_attempts: int = Field(default=3, ge=1)
+    """A message the worker fails on (a bug, not bad input) is tried by this many workers,
+    then dead-lettered (each failure stops the worker with code 70)."""
+    idle_retire: float = Field(default=604_800.0, gt=0)
+    """Seconds after which a tournament with no new fact is retired whatever its state."""
+    retire_every: float = Field(default=60.0, gt=0)
+    """Seconds between two retirement passes."""
+
     security_protocol: Literal["PLAINTEXT", "SSL", "SASL_PLAINTEXT", "SASL_SSL"] = "PLAINTEXT"
     sasl_mechanism: Literal["PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512"] = "SCRAM-SHA-512"
     sasl_username: str | None = None
@@ -101,7 +130,9 @@ class Settings(BaseSettings):
     """Bytes of alert JSON the SSE feed keeps at most (32 MiB), the oldest dropped first."""
     finished_grace: float = Field(default=3600.0, ge=0)
     """Seconds a finished tournament (its last round finished) stays in the SSE feed's memory
-    after its latest alert, by the messages' timestamps; its alerts stay in the topics."""
+    after its latest alert, by the messages' timestamps, and in the worker's after its last
+    fact (then it is retired: a late event reads it back from the input topic); its alerts
+    stay in the topics."""
 
     webhook_secret: SecretStr | None = None
     """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the

@@ -10,7 +10,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 
 from aiokafka import TopicPartition
 
-from streams.kafka import caught_up, consumer, partitions_of
+from streams.kafka import caught_up, consumer, partitions_of, started
 from streams.records import DeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import events as ev
@@ -45,16 +45,14 @@ async def read_records(
     """As :func:`read_topics`, with each message's timestamp (milliseconds since the epoch,
     as the producer set it; ``-1`` when the broker gives none)."""
     names = list(topics)
-    reader = consumer(settings)
-    await reader.start()
-    try:
-        started = time.monotonic()
+    async with started(consumer(settings), settings) as reader:
+        begun = time.monotonic()
         last_message: float | None = None
         assigned: list[TopicPartition] = []
         refreshed = 0.0
         while True:
             now = time.monotonic()
-            if timeout is not None and now - started > timeout:
+            if timeout is not None and now - begun > timeout:
                 return
             if idle is not None and last_message is not None and now - last_message > idle:
                 return
@@ -81,8 +79,6 @@ async def read_records(
                         yield tp.topic, record.value, stamp
             if not follow and not batches and await caught_up(reader, assigned):
                 return
-    finally:
-        await reader.stop()
 
 
 async def alerts(

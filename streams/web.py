@@ -21,7 +21,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import quote
 
 from aiohttp import ClientError
@@ -29,14 +29,13 @@ from aiohttp import web as aioweb
 
 from streams.feed import AlertFeed
 from streams.openapi import ROUTES, TournamentList, document
+from streams.processor import Processor
+from streams.settings import Settings
 from tracker.alert_filter import AlertFilter
 from tracker.certificate import NoNorm, certificate
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.views import find_player, player_card, standings, summary
-
-if TYPE_CHECKING:
-    from streams.wiring import Wiring
 
 log = logging.getLogger(__name__)
 
@@ -102,14 +101,12 @@ def _problem(status: int, message: str) -> aioweb.Response:
     return _json(json.dumps({"error": message}), status)
 
 
-def register(w: Wiring) -> AlertFeed:
-    """Add the views of :data:`~streams.openapi.ROUTES` to ``w.app``; returns the alert feed
-    behind ``/api/alerts``."""
-    app = w.app
+def register(app: Any, settings: Settings, source: Any, processor: Processor) -> AlertFeed:
+    """Add the views of :data:`~streams.openapi.ROUTES` to the Faust ``app``, answering from
+    the ``processor``'s tournaments (``source``: the input topic, whose keys say which worker
+    holds a tournament); returns the alert feed behind ``/api/alerts``."""
     page: Any = app.page  # faust's annotations do not know aiohttp's response classes
-    processor = w.processor
-    assert processor is not None
-    feed = AlertFeed(w.settings)
+    feed = AlertFeed(settings)
     live_page = files("streams").joinpath("static/live.html").read_bytes()
     live_policy = content_security_policy(live_page)
     ours = frozenset(route.path for route in ROUTES)
@@ -129,7 +126,7 @@ def register(w: Wiring) -> AlertFeed:
         if response.content_type != "application/pdf":
             response.headers.setdefault("Content-Security-Policy", LOCKED)
 
-    web_app = app.web.web_app  # type: ignore[attr-defined]  # Faust's aiohttp driver
+    web_app = app.web.web_app  # Faust's aiohttp driver
     web_app.middlewares.append(only_ours)
     web_app.on_response_prepare.append(secure)
     api = json.dumps(document(), indent=1).encode()
@@ -149,7 +146,7 @@ def register(w: Wiring) -> AlertFeed:
         if request.headers.get(ROUTED):
             return None
         try:
-            url = app.router.external_topic_key_store(w.input, tid.encode())
+            url = app.router.external_topic_key_store(source, tid.encode())
         except Exception:  # no assignment known (yet): this worker answers
             log.debug("no owner known for %r; answering here", tid, exc_info=True)
             return None

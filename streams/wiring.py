@@ -1,6 +1,7 @@
 """Building the Faust application from :class:`~streams.settings.Settings`: topics, the
-``facts`` table, the one agent. :mod:`streams.app` holds the module-level app for
-``faust -A streams.app``; ``tracker worker`` builds its own with :func:`build`.
+``facts`` table, the one agent, its watchdog and the web views. :mod:`streams.app` holds the
+module-level app for ``faust -A streams.app``; ``tracker worker`` builds its own with
+:func:`build`. The wiring depends on the agent and the views; they do not know it.
 """
 
 from __future__ import annotations
@@ -10,6 +11,8 @@ from typing import Any
 
 import faust
 
+from streams import agents, watch, web
+from streams.agents import Channels, Tracker
 from streams.processor import Processor
 from streams.settings import Audience, Settings
 
@@ -28,10 +31,15 @@ class Wiring:
     """The ``facts`` table (faust.Table): ``b"<tournament id>/<seq>"`` -> an encoded
     :class:`~streams.records.StoredFact`."""
     agent: Any = None
-    processor: Processor | None = None
-    """The agent's in-memory view (for tests and the benchmark)."""
+    tracker: Tracker | None = None
+    """The agent's state and steps (for tests and the benchmark)."""
     feed: Any = None
     """The web server's alert feed (:class:`streams.feed.AlertFeed`), when the web is on."""
+
+    @property
+    def processor(self) -> Processor | None:
+        """The agent's in-memory view of its tournaments."""
+        return self.tracker.processor if self.tracker else None
 
 
 def make_app(settings: Settings) -> faust.App:
@@ -53,6 +61,8 @@ def make_app(settings: Settings) -> faust.App:
         broker_commit_interval=settings.commit_interval,
         # the default 1200 s would leave a worker blocked for 20 min on a lost produce reply
         producer_request_timeout=settings.producer_request_timeout,
+        # room for the largest record the worker writes (a round_finished of a big open)
+        producer_max_request_size=settings.max_message_bytes + 65_536,
         topic_partitions=settings.partitions,
         topic_replication_factor=settings.replication_factor,
         table_standby_replicas=settings.standby_replicas,
@@ -96,13 +106,11 @@ def build(settings: Settings | None = None) -> Wiring:
             value_type=bytes,
         ),
     )
-    from streams.agents import attach
-
-    wiring.agent = attach(wiring)
+    channels = Channels(wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts)
+    wiring.agent, wiring.tracker = agents.attach(app, settings, channels)
+    watch.attach(app, wiring.tracker)
     if settings.web_port is not None:
-        from streams.web import register
-
-        wiring.feed = register(wiring)
+        wiring.feed = web.register(app, settings, wiring.input, wiring.tracker.processor)
     return wiring
 
 

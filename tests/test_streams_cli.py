@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -61,3 +64,36 @@ def test_alerts_fails_cleanly_without_a_broker(capsys: pytest.CaptureFixture[str
     code = main(["alerts", "--broker", "kafka://127.0.0.1:1", "--timeout", "2"])
     assert code == 2
     assert "127.0.0.1:1" in capsys.readouterr().err
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["publish", "seeds/gm-roundrobin-2011.jsonl"],
+        ["alerts", "--timeout", "5"],
+        ["dead-letters", "--timeout", "5"],
+        ["worker"],
+    ],
+    ids=lambda c: c[0],
+)
+def test_kafka_commands_without_a_broker_say_so_in_one_line(command: list[str]) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "tracker", *command, "--broker", "kafka://127.0.0.1:1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "TRACKER_BROKER_WAIT": "1"},
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 2, done.stderr
+    errors = [line for line in done.stderr.splitlines() if line.startswith("tracker: error:")]
+    assert len(errors) == 1, done.stderr
+    assert "no Kafka broker answered at 127.0.0.1:1" in errors[0]
+    assert "scripts/pipeline.sh" in errors[0]
+    assert len(done.stderr.splitlines()) <= 2, done.stderr  # the worker says what it waits for
+    assert "Unclosed" not in done.stderr
+    assert "Traceback" not in done.stderr

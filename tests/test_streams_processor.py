@@ -13,8 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from streams.processor import FactBuffer, Outcome, Processor, Unreplayable
-from streams.records import SentMark, StoredFact, decode_entries, decode_stored, encode_input
+from streams.processor import FactBuffer, Limits, Outcome, Processor, Unreplayable, archived
+from streams.records import (
+    SentMark,
+    StoredFact,
+    decode_entries,
+    decode_stored,
+    encode_alert,
+    encode_input,
+)
 from streams.synthetic import interleave, round_robin
 from tracker import events as ev
 from tracker.replay import Replay, Sourced
@@ -36,28 +43,36 @@ def expected_alerts(events: Sequence[ev.InputEvent]) -> dict[str, str]:
 
 
 class Worker:
-    """One worker process on partition 0, doing what ``streams.agents`` does: a processor,
-    its table and changelog, the alerts it sent. The broker acknowledges every alert by the
-    time the next message is handled (when the agent writes sent marks)."""
+    """One worker process on partition 0, doing what ``streams.agents.Tracker`` does: a
+    processor, its table and changelog, the alerts it sent. The broker acknowledges every
+    alert by the time the next message is handled (when the agent writes sent marks)."""
 
-    def __init__(self, changelog: list[tuple[str, bytes]]) -> None:
-        self.processor = Processor(topic="input")
-        self.table = dict(changelog)
+    def __init__(self, changelog: list[tuple[str, bytes | None]], limits: Limits | None = None):
+        self.processor = Processor(topic="input", limits=limits or Limits())
+        self.table: dict[str, bytes] = {}
+        for key, value in changelog:
+            self._apply(key, value)
         self.changelog = changelog
         self.sent: list[ev.OutputEvent] = []
         self.dead: list[dict[str, object]] = []
         self.in_flight: list[tuple[str, ...]] = []
-        self.unstored = FactBuffer()
+        self.messages: Sequence[Message] = ()
 
-    def write(self, key: str, value: bytes) -> None:
-        self.table[key] = value
-        self.changelog.append((key, value))
+    def _apply(self, key: str, value: bytes | None) -> None:
+        if value is None:
+            self.table.pop(key, None)
+        else:
+            self.table[key] = value
+
+    def write(self, writes: Iterable[tuple[str, bytes | None]]) -> None:
+        for key, value in writes:
+            self._apply(key, value)
+            self.changelog.append((key, value))
 
     def send(self, outcome: Outcome) -> None:
-        batch = self.unstored.add(outcome, 0)
-        if batch is not None:
-            self.write(batch.key(), batch.encode())
+        self.write(outcome.writes)
         self.sent.extend(outcome.alerts)
+        assert [encode_alert(a) for a in outcome.alerts] == list(outcome.payloads)
         if outcome.confirms:
             self.in_flight.append(outcome.confirms)
         if outcome.dead_letter:
@@ -65,42 +80,76 @@ class Worker:
 
     def acknowledged(self) -> None:
         for facts in self.in_flight:
-            for fact in facts:
-                mark = SentMark(partition=0, fact=fact)
-                self.write(mark.key(), mark.encode())
+            self.write(self.processor.acknowledged(0, facts))
         self.in_flight.clear()
+
+    def lookup(self, key: str) -> bytes | None:
+        return self.table.get(key)
+
+    def process(self, offset: int) -> None:
+        parsed = self.processor.parse(*self.messages[offset], 0, offset)
+        if isinstance(parsed, Outcome):
+            self.send(parsed)
+            return
+        if self.ready(parsed.tournament_id, offset):
+            self.send(self.processor.apply(parsed, now=NOW))
+
+    def ready(self, tid: str, offset: int | None = None) -> bool:
+        proc = self.processor
+        record = proc.archived.get(tid)
+        if record is None and proc.unknown(tid):
+            record = archived(self.lookup, tid, 0)
+            if record is not None and offset is not None and offset < record.end:
+                return False  # delivered again: handled before it retired
+        if record is not None:
+            wanted = tid.encode()
+            proc.restore(
+                record,
+                [(o, v) for o, (k, v) in enumerate(self.messages) if k == wanted],
+                now=NOW,
+            )
+        if tid in proc.pending:
+            for outcome in proc.materialize(tid):
+                self.send(outcome)
+        return True
 
     def run(self, messages: Sequence[Message], offsets: Iterable[int]) -> None:
         """Handle the messages at ``offsets``, in that order, as Faust delivers them."""
+        self.messages = messages
         for offset in offsets:
+            if self.processor.already_handled(0, offset):
+                continue
             if self.processor.needs_rebuild(0, offset):
                 self.rebuild(messages, offset)
             self.acknowledged()
-            waiting = self.processor.waiting(messages[offset][1])
-            if waiting is not None:
-                try:
-                    for outcome in self.processor.materialize(waiting):
-                        self.send(outcome)
-                except Unreplayable:
-                    self.rebuild(messages, offset, from_start=True)
-            self.send(self.processor.handle(*messages[offset], 0, offset))
+            try:
+                self.process(offset)
+            except Unreplayable:
+                self.rebuild(messages, offset, from_start=True)
+                self.process(offset)
 
     def rebuild(self, messages: Sequence[Message], upto: int, from_start: bool = False) -> None:
-        self.unstored.drop(0)
+        self.messages = messages
+        self.in_flight.clear()
         if from_start:
             begin = self.processor.restart(0)
         else:
-            begin = self.processor.rebuild(0, upto, list(self.table.values()))
+            begin = self.processor.rebuild(0, upto, list(self.table.items()), self.lookup, NOW)
         try:
             for again in range(begin, upto):
-                self.send(self.processor.handle(*messages[again], 0, again))
+                self.process(again)
             for tid in self.processor.overdue(0):
-                for outcome in self.processor.materialize(tid):
-                    self.send(outcome)
+                self.ready(tid)
         except Unreplayable:
             self.rebuild(messages, upto, from_start=True)
             return
         self.processor.resume(0, upto)
+
+    def retire(self, now: float) -> list[str]:
+        self.acknowledged()
+        due = self.processor.due(0, now)
+        self.write(self.processor.retire(0, due))
+        return due
 
     def facts(self) -> dict[str, StoredFact]:
         return {
@@ -109,6 +158,10 @@ class Worker:
             for item in decode_entries(v)
             if isinstance(item, StoredFact)
         }
+
+
+NOW = 1_000_000.0
+"""The clock of these tests (``time.time()`` in the worker)."""
 
 
 @functools.cache
@@ -186,7 +239,8 @@ def test_no_alert_is_lost_whatever_the_crash_and_the_delivery(data: st.DataObjec
     for _, value in first.changelog[:kept]:
         item = decode_stored(value)
         if isinstance(item, SentMark):
-            delivered.extend(alerts_of.get(item.fact, ()))
+            for seq in range(item.upto + 1):
+                delivered.extend(alerts_of.get(f"{item.tournament_id}/{seq}", ()))
 
     offsets = list(range(committed, n))
     if len(offsets) > 1:  # a gap shows only when a later message comes
@@ -278,7 +332,7 @@ def test_a_take_over_replays_a_tournament_only_when_it_gets_a_message() -> None:
     assert set(second.processor.pending) == {"a", "b"}
     assert second.processor.overdue(0) == []
     assert second.processor.states == {}
-    assert second.processor.waiting(messages[0][1]) == "a"
+    assert not second.processor.unknown("a")
     assert all(o.alerts == () for o in second.processor.materialize("a"))
     assert set(second.processor.pending) == {"b"}
     assert second.processor.states["a"] == first.processor.states["a"]
@@ -377,28 +431,29 @@ def test_stored_fact_round_trip_is_compact() -> None:
     assert StoredFact.decode(fact.encode()) == fact
     assert decode_stored(fact.encode()) == fact
     assert len(fact.key()) + len(fact.encode()) < 200
-    mark = SentMark(partition=2, fact=fact.key())
+    mark = SentMark(partition=2, tournament_id=fact.event.tournament_id, upto=fact.seq)
     assert decode_stored(mark.encode()) == mark
 
 
 def test_facts_go_to_the_table_in_batches_closed_by_alerts_or_size() -> None:
     """One table entry (one changelog message) per round's worth of facts, not per game."""
-    buffer = FactBuffer(size=3)
+    buffer = FactBuffer(size=3, max_bytes=1000)
     event = ev.RoundClosed(tournament_id="t", round=1)
-    facts = [StoredFact(partition=1, offset=i, prev=i - 1, seq=i, event=event) for i in range(5)]
-    assert buffer.add(Outcome(fact=facts[0]), 1) is None
-    assert buffer.add(Outcome(fact=facts[1]), 1) is None
-    full = buffer.add(Outcome(fact=facts[2]), 1)  # the size is reached
+    facts = [StoredFact(partition=1, offset=i, prev=i - 1, seq=i, event=event) for i in range(7)]
+    assert buffer.add(facts[0], 50, alerts=False) is None
+    assert buffer.add(facts[1], 50, alerts=False) is None
+    full = buffer.add(facts[2], 50, alerts=False)  # the count is reached
     assert full is not None
     assert full.facts == tuple(facts[:3])
-    alert = ev.RoundFinished(
-        alert_id="x", tournament_id="t", round=1, edition="e", last_round=False, standings=()
-    )
-    closed = buffer.add(Outcome(fact=facts[3], alerts=(alert,)), 1)  # alerts close a batch
+    closed = buffer.add(facts[3], 50, alerts=True)  # alerts close a batch
     assert closed is not None
     assert closed.facts == (facts[3],)
     assert decode_entries(closed.encode()) == (facts[3],)
-    assert buffer.add(Outcome(fact=facts[4]), 1) is None
-    buffer.drop(1)  # a rebuild: those facts are re-read from the input
-    assert buffer.add(Outcome(alerts=(alert,)), 1) is None
     assert closed.key() == "1@3"
+    assert buffer.add(facts[4], 600, alerts=False) is None
+    big = buffer.add(facts[5], 600, alerts=False)  # the input bytes are reached
+    assert big is not None
+    assert big.facts == (facts[4], facts[5])
+    assert buffer.add(facts[6], 50, alerts=False) is None
+    buffer.drop(1)  # a rebuild: those facts are re-read from the input
+    assert buffer.take(1) is None

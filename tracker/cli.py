@@ -19,22 +19,20 @@ import time
 from collections.abc import Sequence
 from importlib.metadata import PackageNotFoundError, entry_points, version
 from pathlib import Path
-from typing import TextIO
 
 from tracker import events as ev
 from tracker.certificate import NoNorm, certificate
 from tracker.editions import TITLE_EDITIONS, describe_editions
-from tracker.evaluation import norm_event
 from tracker.replay import (
     InputError,
     Replay,
     Sourced,
     read_bytes,
-    to_jsonl,
+    render,
     with_edition,
     with_rounds,
 )
-from tracker.report import check_lines, story
+from tracker.report import check_lines
 from tracker.state import TournamentState
 from tracker.titles import NORM_TITLES, Title
 
@@ -144,27 +142,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for done, item in enumerate(events, 1):
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
-        tid = item.event.tournament_id
-        registering = isinstance(item.event, (ev.TournamentRegistered, ev.PlayerRegistered))
-        if args.format == "text" and not registering and tid not in announced:
-            announced.add(tid)  # once the players are known (the rate of play reads them)
-            print_header(run.states[tid], out)
-        for alert in alerts:
-            if args.format == "jsonl":
-                print(to_jsonl(alert), file=out)
-        if args.format == "text":
-            for line in story(alerts, top=args.top):
-                print(line, file=out)
+        for line in render(run, item, alerts, args.format, args.top, announced):
+            print(line, file=out)
     progress.close()
     return 0
-
-
-def print_header(state: TournamentState, out: TextIO) -> None:
-    """The edition a tournament is judged by, and whether it is a norm event and why."""
-    t = state.tournament
-    print(f"# {t.name or t.id}: edition {state.edition_reason}", file=out)
-    gate = norm_event(state)
-    print(f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}", file=out)
 
 
 def _final_state(args: argparse.Namespace) -> TournamentState:
@@ -348,6 +329,10 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     rounds_option(cert)
     cert.set_defaults(func=cmd_certificate)
+
+    from follow.cli import register as register_follow  # the shell's loop stays outside
+
+    register_follow(sub, EDITION_NAMES, editions_help)
 
     for plugin in entry_points(group="tracker.commands"):
         # other packages (the Kafka shell in ``streams``) add their subcommands here, so the

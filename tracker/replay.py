@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import events as ev
+from tracker.evaluation import norm_event
+from tracker.report import story
 from tracker.state import TournamentState
 from tracker.text_decoding import decode
 from tracker.transition import Rejected, apply
@@ -128,6 +130,39 @@ class Replay:
             raise InputError(f"{item.where}: {exc}") from None
         self.states[tid] = state
         return out
+
+
+def render(
+    run: Replay,
+    item: Sourced,
+    alerts: Sequence[ev.OutputEvent],
+    fmt: str,
+    top: int,
+    announced: set[str],
+) -> Iterator[str]:
+    """The lines ``tracker replay`` prints after feeding ``item``: in ``jsonl``, one alert
+    per line; in ``text``, the story of the alerts, after the tournament's header the first
+    time a fact other than a registration is fed (once the players are known: the rate of
+    play reads them; ``announced`` remembers it)."""
+    if fmt == "jsonl":
+        yield from (to_jsonl(alert) for alert in alerts)
+        return
+    tid = item.event.tournament_id
+    registering = isinstance(item.event, ev.TournamentRegistered | ev.PlayerRegistered)
+    if not registering and tid not in announced and tid in run.states:
+        announced.add(tid)
+        yield from header(run.states[tid])
+    yield from story(alerts, top=top)
+
+
+def header(state: TournamentState) -> list[str]:
+    """The edition a tournament is judged by, and whether it is a norm event and why."""
+    t = state.tournament
+    gate = norm_event(state)
+    return [
+        f"# {t.name or t.id}: edition {state.edition_reason}",
+        f"# {'a norm event' if gate.norms else 'NOT a norm event'}: {gate.reason}",
+    ]
 
 
 def replay(events: Iterable[Sourced]) -> Iterator[ev.OutputEvent]:

@@ -46,11 +46,10 @@ class Code(enum.Enum):
     @classmethod
     def parse(cls, letter: str) -> Code:
         """A TRF result letter, case-insensitive; blank is ``Z``."""
-        key = letter.strip().upper() or "Z"
-        for code in cls:
-            if code.value == key:
-                return code
-        raise ValueError(f"unknown TRF result code {letter!r}")
+        code = _BY_LETTER.get(letter.strip().upper() or "Z")
+        if code is None:
+            raise ValueError(f"unknown TRF result code {letter!r}")
+        return code
 
     @property
     def points(self) -> Fraction:
@@ -104,6 +103,8 @@ _OPPOSITE = {
 for _code in Code:
     _code.__dict__["over_the_board"] = _code in (Code.WIN, Code.DRAW, Code.LOSS)
     _code.__dict__["half_points"] = int(_POINTS[_code] * 2)
+
+_BY_LETTER = {code.value: code for code in Code}
 
 BYE_CODES = frozenset({Code.HALF_BYE, Code.FULL_BYE, Code.PAIRING_BYE, Code.ZERO_BYE})
 

@@ -48,8 +48,21 @@ class Rejected(ValueError):
 
 def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
     """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
+    after = record(state, event)
+    if after is state or isinstance(event, ev.TournamentRegistered | ev.PlayerRegistered):
+        return after, []  # a repeated fact derives nothing again; registrations derive nothing
+    assert state is not None
+    return _derive(state, after, event)
+
+
+def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
+    """The first half of :func:`apply`: the state with the event's fact recorded and nothing
+    derived (no round announced, no alert). The same state object when the fact is already
+    known. Raises :exc:`Rejected` exactly where :func:`apply` does, so that a publisher (the
+    follower, ``follow/``) can check a fact against the facts already sent without the cost of
+    evaluating rounds."""
     if isinstance(event, ev.TournamentRegistered):
-        return _register_tournament(state, event), []
+        return _register_tournament(state, event)
     if state is None:
         raise Rejected("tournament_id", f"unknown tournament {event.tournament_id!r}")
     if event.tournament_id != state.tournament.id:
@@ -57,21 +70,11 @@ def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[Tourname
             "tournament_id", f"event for {event.tournament_id!r} given to {state.tournament.id!r}"
         )
     if isinstance(event, ev.PlayerRegistered):
-        return _register_player(state, event), []
-    first = 1  # the first round the fact can change
+        return _register_player(state, event)
     if isinstance(event, ev.PlayerCorrected):
-        after = _correct_player(state, event)
-    elif isinstance(event, ev.PlayerRemoved):
-        after = _remove_player(state, event)
-    else:
-        first = event.round
-        after = _round_fact(state, event)
-    if after is state:
-        return state, []  # a repeated fact: nothing to derive again
-    return _derive(state, after, first, event)
-
-
-def _round_fact(state: TournamentState, event: ev.RoundEvent) -> TournamentState:
+        return _correct_player(state, event)
+    if isinstance(event, ev.PlayerRemoved):
+        return _remove_player(state, event)
     if isinstance(event, ev.Pairing):
         return _pair(state, event)
     if isinstance(event, ev.Bye):
@@ -87,6 +90,21 @@ def _round_fact(state: TournamentState, event: ev.RoundEvent) -> TournamentState
     if isinstance(event, ev.RoundReopened):
         return _reopen(state, event)
     return _close(state, event)
+
+
+def settle(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
+    """:func:`record`, and the rounds :func:`apply` would have announced after the same
+    event, without evaluating anything: every round that has finished, and none that a
+    correction made incomplete again. It keeps a facts-only copy of a tournament that
+    refuses exactly what the core refuses (a pairing in a finished round, …)."""
+    after = record(state, event)
+    if after is state or state is None:
+        return after
+    last = _still_finished(state, after, event)
+    if last != after.announced:
+        after = dataclasses.replace(after, announced=last)
+    finished = after.finished_after(last)
+    return after if finished == last else dataclasses.replace(after, announced=finished)
 
 
 # ----------------------------------------------------------------------------- facts
@@ -394,27 +412,47 @@ def _reopen(state: TournamentState, e: ev.RoundReopened) -> TournamentState:
 
 
 def _derive(
-    before: TournamentState, after: TournamentState, first: int, event: ev.InputEvent
+    before: TournamentState, after: TournamentState, event: ev.InputEvent
 ) -> tuple[TournamentState, Emitted]:
     """What a new fact changes in what is announced. A fact of a round still being played
     derives nothing until its round finishes; every round that has now finished is
     announced, in order. A fact that changes a finished round (or a player) is a
     correction: :func:`tracker.corrections.correct` works the announced rounds out again
     and emits what changed, and rounds no longer complete are reopened."""
-    if first > before.announced:
+    first = _first_round(event)
+    if not _corrects(before, after, event):
         return _advance(after)
-    player_fact = isinstance(event, ev.PlayerCorrected | ev.PlayerRemoved)
-    finished = player_fact or after.round(first).complete(after.players)
-    if (
-        finished
-        and after.players is before.players
-        and after.round(first).same_facts(before.round(first))
-    ):
-        return _advance(after)  # a finished round closed, or opened for changes: no new facts
-    last = before.announced if finished else first - 1
+    last = _still_finished(before, after, event)
     state, out = correct(before, after, first, last, _why(event))
     state, more = _advance(state)
     return state, out + more
+
+
+def _first_round(event: ev.InputEvent) -> int:
+    """The first round a fact can change: its own, or 1 for a player's."""
+    return event.round if isinstance(event, ev.RoundEvent) else 1
+
+
+def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> bool:
+    """Whether the fact changes what finished rounds rest on: a player's record, or the
+    games, byes or ratings of a finished round, or whether that round is complete (a round
+    closed or opened for changes, still complete, is not)."""
+    first = _first_round(event)
+    if first > before.announced:
+        return False
+    if after.players is not before.players:
+        return True
+    rnd = after.round(first)
+    return not (rnd.same_facts(before.round(first)) and rnd.complete(after.players))
+
+
+def _still_finished(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> int:
+    """The last round that stays finished after the fact: the round before the one it made
+    incomplete again, else the last one announced."""
+    first = _first_round(event)
+    if first > before.announced or isinstance(event, ev.PlayerCorrected | ev.PlayerRemoved):
+        return before.announced
+    return before.announced if after.round(first).complete(after.players) else first - 1
 
 
 def _why(event: ev.InputEvent) -> str:
@@ -507,4 +545,4 @@ def _without(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
     return MappingProxyType(copy)
 
 
-__all__ = ["Rejected", "apply"]
+__all__ = ["Rejected", "apply", "record", "settle"]

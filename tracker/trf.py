@@ -318,9 +318,9 @@ def infer_system(players: Iterable[TrfPlayer]) -> System:
         for c in p.cells:
             if c is not None and c.opponent is not None and p.rank < c.opponent:
                 meetings[(p.rank, c.opponent)] += 1
-    if len(ranks) < 2:
-        return System.SWISS
-    counts = {meetings[(a, b)] for i, a in enumerate(ranks) for b in ranks[i + 1 :]}
+    if len(ranks) < 2 or len(meetings) < len(ranks) * (len(ranks) - 1) // 2:
+        return System.SWISS  # some pair never met (checked without listing every pair)
+    counts = set(meetings.values())
     if counts == {1}:
         return System.ROUND_ROBIN
     if counts == {2}:

@@ -90,6 +90,8 @@ class Worker:
     def __init__(self, name: str, proc: subprocess.Popen[bytes], log: Path) -> None:
         self.name, self.proc, self.log = name, proc, log
         self.started, self.wall_start = time.monotonic(), time.time()
+        self.exits_with: int | None = None
+        """An exit code this test expects (the wait helpers do not fail on it)."""
 
     def seconds_to(self, needle: str, since: float | None = None) -> float:
         """Seconds from ``since`` (wall clock; default: the process start) to the first log
@@ -131,14 +133,22 @@ class Worker:
 class Pipeline:
     """Topics, workers and readers of one test."""
 
-    def __init__(self, tmp: Path, label: str, store: str = "memory://") -> None:
+    def __init__(
+        self,
+        tmp: Path,
+        label: str,
+        store: str = "memory://",
+        partitions: int = 4,
+        broker: str | None = None,
+    ) -> None:
         tag = f"{label}-{uuid.uuid4().hex[:8]}"
-        assert BROKER
+        broker = broker or BROKER
+        assert broker
         self.settings = Settings(
-            broker=BROKER,
+            broker=broker,
             app_id=f"it-{tag}",
             topic_prefix=f"it-{tag}-",
-            partitions=4,
+            partitions=partitions,
             data_dir=str(tmp / "data"),
             store=store,
         )
@@ -235,8 +245,9 @@ class Pipeline:
         deadline = time.monotonic() + timeout
         while not condition():
             for w in self.workers:
-                if w.proc.poll() not in (None, -signal.SIGKILL, -signal.SIGTERM, 0):
-                    pytest.fail(f"worker {w.name} died ({w.proc.poll()}):\n{w.text()[-4000:]}")
+                code = w.proc.poll()
+                if code not in (None, -signal.SIGKILL, -signal.SIGTERM, 0, w.exits_with):
+                    pytest.fail(f"worker {w.name} died ({code}):\n{w.text()[-4000:]}")
             if time.monotonic() > deadline:
                 logs = "\n".join(f"--- {w.name}\n{w.text()[-3000:]}" for w in self.workers)
                 pytest.fail(f"timed out after {timeout} s waiting for {what}\n{logs}")

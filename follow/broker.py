@@ -1,0 +1,109 @@
+"""The input topic as the follower's destination (``tracker follow --broker``).
+
+Events are sent keyed by tournament id, as ``tracker publish`` sends them, with a
+``tracker-source`` header (``trf``, ``pgn`` or ``cli``) that only the follower reads. The
+input topic is the source of truth: a follower that starts (or restarts after a crash) reads
+back every event of its tournament, to the end that the Fetch responses report (never
+``ListOffsets``, which the Tansu test broker answers wrongly), and sends only what is missing.
+Imported only with ``--broker``: it needs the ``streams`` extra (aiokafka).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from aiokafka import AIOKafkaProducer
+from aiokafka.errors import KafkaError
+
+from follow.runner import SinkError
+from streams.kafka import caught_up, consumer, ensure_topics, partitions_of, started
+from streams.publish import producer
+from streams.records import encode_input
+from streams.settings import Settings
+from tracker import events as ev
+from tracker.ledger import Fact, Ledger, Report
+
+HEADER = "tracker-source"
+SOURCES = ("trf", "pgn", "cli")
+
+
+async def read_sent(settings: Settings, tournament_id: str, timeout: float = 60.0) -> list[Fact]:
+    """Every event of the tournament in the input topic, in the order of its partition."""
+    topic = settings.topic("input")
+    key = tournament_id.encode()
+    async with started(consumer(settings), settings) as reader:
+        tps = await partitions_of(reader, [topic])
+        if not tps:
+            return []
+        reader.assign(tps)
+        for tp in tps:
+            reader.seek(tp, 0)
+        out: list[Fact] = []
+        deadline = time.monotonic() + timeout
+        while True:
+            batches = await reader.getmany(timeout_ms=200, max_records=5000)
+            for records in batches.values():
+                for record in records:
+                    if record.key != key or record.value is None:
+                        continue
+                    try:
+                        event = ev.parse_input(record.value)
+                    except ev.InvalidEvent:
+                        continue  # not ours to judge: the worker dead-letters it
+                    source = dict(record.headers or ()).get(HEADER, b"trf").decode()
+                    out.append(Fact(event, source if source in SOURCES else "trf"))
+            if not batches and await caught_up(reader, tps):
+                return out
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{topic}: not read to its end within {timeout} s")
+
+
+class BrokerSink:
+    def __init__(self, settings: Settings, report: Callable[[Report], None]) -> None:
+        self.settings = settings
+        self.report = report
+        self.topic = settings.topic("input")
+        self._producer: AIOKafkaProducer | None = None
+
+    async def load(self, tournament_id: str) -> Ledger:
+        try:
+            await ensure_topics(self.settings, [self.topic])
+            return Ledger.of(await read_sent(self.settings, tournament_id))
+        except (KafkaError, OSError, TimeoutError) as exc:
+            raise SinkError(f"{self.settings.broker}: {exc}") from exc
+
+    async def send(self, facts: Sequence[Fact]) -> None:
+        pending: list[asyncio.Future[Any]] = []
+        try:
+            if self._producer is None:
+                fresh = producer(self.settings)
+                try:
+                    await fresh.start()
+                except BaseException:
+                    await fresh.stop()  # no "Unclosed" producer left behind
+                    raise
+                self._producer = fresh
+            for fact in facts:
+                pending.append(
+                    await self._producer.send(
+                        self.topic,
+                        value=encode_input(fact.event),
+                        key=fact.event.tournament_id.encode(),
+                        headers=[(HEADER, fact.source.encode())],
+                    )
+                )
+            await asyncio.gather(*pending)
+        except (KafkaError, OSError, TimeoutError) as exc:
+            await self.close()  # a fresh producer next time, after the ledger is read back
+            raise SinkError(f"{self.settings.broker}: {exc}") from exc
+
+    async def close(self) -> None:
+        if self._producer is not None:
+            await self._producer.stop()
+            self._producer = None
+
+
+__all__ = ["BrokerSink", "read_sent"]
