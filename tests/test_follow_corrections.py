@@ -18,7 +18,7 @@ from tests.in_force import in_force
 from tests.test_follow_trf import _blank_byes, _blank_result, _is_bye, _swap
 from tracker import events as ev
 from tracker.events import OUTPUT_ADAPTER
-from tracker.ledger import Ledger
+from tracker.ledger import Fact, Ledger
 from tracker.replay import Replay, read_events, render
 from tracker.snapshots import Snapshot, follow_snapshot, read_snapshot
 from tracker.transition import apply
@@ -120,6 +120,10 @@ def test_an_accepted_loss_is_sent_as_its_correction(loss: str) -> None:
     assert not [r for r in said if r.startswith(("refused", "not expressible"))], said
     assert set(ledger.facts) == set(taken[-1].facts)
     assert in_force(alerts_of(sent)) == in_force(alerts_of_replay(format_trf(bad)))
+    # a follower restarted reads back what it sent: the same ledger
+    again = Ledger.of([Fact(e, "trf") for e in sent])
+    assert again.facts == ledger.facts
+    assert again.state == ledger.state
 
 
 async def test_a_player_registered_by_mistake_is_taken_off_and_the_event_followed_to_the_end() -> (
