@@ -5,8 +5,10 @@ put a player's registration right, take off a player registered by mistake, and 
 round closed too early. Each is a fact like any other; :func:`correct` makes what is
 announced the tracker's verdict on the facts as they are now:
 
-* the rounds that are no longer complete, and every announced round after them, are
-  reopened (``round_reopened``, latest first): their summaries no longer stand;
+* a round reopened (input ``round_reopened``) that is not complete, and every announced
+  round after it, is no longer finished (``round_reopened``, latest first): their summaries
+  no longer stand. A board or bye taken back leaves a finished round finished (the
+  transition decides which rounds stay finished: ``last``);
 * the summary of every round still finished whose standings changed is sent again
   (``standings_corrected``);
 * the norms are worked out again from round 1, as a replay of the facts would announce

@@ -665,11 +665,10 @@ class StandingsCorrected(_RoundSummary):
 
 
 class RoundReopenedAlert(_Alert):
-    """A round announced as finished is no longer finished: a correction reopened it or
-    took away what completed it (``reason`` says which). Its summary (``revokes``) no
-    longer stands; the rounds after it are reopened too, each with its own alert, and what
-    rested on them is revoked. When the round finishes again a new ``round_finished`` (a
-    new id) follows."""
+    """A round announced as finished is no longer finished: it was reopened (input
+    ``round_reopened``) and is not complete, or it follows such a round (``reason`` says
+    which). Its summary (``revokes``) no longer stands, and what rested on it is revoked.
+    When the round finishes again a new ``round_finished`` (a new id) follows."""
 
     type: Literal["round_reopened"] = "round_reopened"
     revokes: str

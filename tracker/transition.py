@@ -348,13 +348,13 @@ def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
     rnd = state.round(e.round)
     if rnd.closed:
         return state
-    return state.with_round(e.round, rnd.replaced(closed=True))
+    return state.with_round(e.round, rnd.replaced(closed=True, reopened=False))
 
 
 def _not_finished(state: TournamentState, rnd: Round, number: int, detail: str = "") -> None:
     """A new board or bye is refused in a finished round, unless a correction opened its
     line-up (``round_reopened``, ``pairing_removed``, ``bye_removed``)."""
-    if number <= state.announced and not rnd.reopened:
+    if number <= state.announced and not rnd.amended:
         raise Rejected(
             "round",
             f"round {number} has already finished{detail} "
@@ -365,7 +365,7 @@ def _not_finished(state: TournamentState, rnd: Round, number: int, detail: str =
 def _unpair(state: TournamentState, e: ev.PairingRemoved) -> TournamentState:
     """The board taken back, with its result and the game-date ratings it carried; the
     round's line-up stays open for the right board, even once the round has finished
-    (:attr:`Round.reopened`). A board not there (taken back already) changes nothing."""
+    (:attr:`Round.amended`). A board not there (taken back already) changes nothing."""
     rnd, board = _board(state, e)
     if board not in rnd.boards:
         return state
@@ -377,7 +377,7 @@ def _unpair(state: TournamentState, e: ev.PairingRemoved) -> TournamentState:
         rnd.replaced(
             boards=_without(rnd.boards, board),
             ratings=ratings,
-            reopened=True,
+            amended=True,
         ),
     )
 
@@ -393,7 +393,7 @@ def _unbye(state: TournamentState, e: ev.ByeRemoved) -> TournamentState:
         e.round,
         rnd.replaced(
             byes=_without(rnd.byes, e.player),
-            reopened=True,
+            amended=True,
         ),
     )
 
@@ -405,7 +405,7 @@ def _reopen(state: TournamentState, e: ev.RoundReopened) -> TournamentState:
     rnd = state.round(e.round)
     if not rnd.closed and rnd.reopened:
         return state
-    return state.with_round(e.round, rnd.replaced(closed=False, reopened=True))
+    return state.with_round(e.round, rnd.replaced(closed=False, amended=True, reopened=True))
 
 
 # ----------------------------------------------------------------------------- derived
@@ -434,25 +434,33 @@ def _first_round(event: ev.InputEvent) -> int:
 
 
 def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> bool:
-    """Whether the fact changes what finished rounds rest on: a player's record, or the
-    games, byes or ratings of a finished round, or whether that round is complete (a round
-    closed or opened for changes, still complete, is not)."""
+    """Whether the fact changes what finished rounds rest on: a player's record, the games,
+    byes or ratings of a finished round, or whether that round is still finished (a round
+    closed, or opened for changes and still complete, is)."""
     first = _first_round(event)
     if first > before.announced:
         return False
     if after.players is not before.players:
         return True
-    rnd = after.round(first)
-    return not (rnd.same_facts(before.round(first)) and rnd.complete(after.players))
+    return not after.round(first).same_facts(before.round(first)) or _unfinished(after, event)
+
+
+def _unfinished(after: TournamentState, event: ev.InputEvent) -> bool:
+    """Whether the fact's round is no longer finished: reopened (``round_reopened``) and not
+    complete. A board or bye taken back leaves a finished round finished."""
+    if not isinstance(event, ev.RoundEvent):
+        return False
+    rnd = after.round(event.round)
+    return rnd.reopened and not rnd.complete(after.players)
 
 
 def _still_finished(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> int:
-    """The last round that stays finished after the fact: the round before the one it made
-    incomplete again, else the last one announced."""
+    """The last round that stays finished after the fact: the round before the one it took
+    back, else the last one announced."""
     first = _first_round(event)
-    if first > before.announced or isinstance(event, ev.PlayerCorrected | ev.PlayerRemoved):
-        return before.announced
-    return before.announced if after.round(first).complete(after.players) else first - 1
+    if first <= before.announced and _unfinished(after, event):
+        return first - 1
+    return before.announced
 
 
 def _why(event: ev.InputEvent) -> str:
