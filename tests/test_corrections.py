@@ -633,3 +633,27 @@ def _plays(event: ev.InputEvent, rank: int, after: int) -> bool:
         and event.round > after
         and rank in (event.white, event.black)
     )
+
+
+def test_a_board_taken_back_leaves_its_finished_round_finished(
+    finished: tuple[TournamentState, list[ev.OutputEvent]],
+) -> None:
+    """The round robin's input sends results only, so a round waits until every player is
+    placed; but a board taken back from a finished round leaves it finished (its players
+    absent until the right board comes): putting one board right must not take nine rounds
+    back and announce them again. Only the standings (and what rests on the game) change."""
+    state, alerts = finished
+    white, black = board_of(3, 1)
+    result = next(g[3] for g in rr_games() if g[0] == 3 and 1 in g[1:3])
+    state, taken = apply(
+        state, ev.PairingRemoved(tournament_id=RR, round=3, white=white, black=black)
+    )
+    assert state.announced == 9
+    assert not [a for a in taken if isinstance(a, ev.RoundReopenedAlert | ev.RoundFinished)]
+    assert [a.round for a in taken if isinstance(a, ev.StandingsCorrected)] == list(range(3, 10))
+    state, back = apply(
+        state, ev.GameResult(tournament_id=RR, round=3, white=white, black=black, result=result)
+    )
+    held = Subscriber().take([*alerts, *taken, *back])
+    assert held.dropped == 0
+    assert held.view() == in_force(alerts)
