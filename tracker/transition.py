@@ -418,7 +418,8 @@ def _derive(
     derives nothing until its round finishes; every round that has now finished is
     announced, in order. A fact that changes a finished round (or a player) is a
     correction: :func:`tracker.corrections.correct` works the announced rounds out again
-    and emits what changed, and rounds no longer complete are reopened."""
+    and emits what changed; a round reopened and no longer complete (and those after it)
+    is no longer finished."""
     first = _first_round(event)
     if not _corrects(before, after, event):
         return _advance(after)
