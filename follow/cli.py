@@ -63,7 +63,8 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "--accept-removals",
         action="store_true",
         help="take a snapshot that drops or changes facts the last one had as the arbiter's "
-        "correction (what the event contract cannot express yet is reported)",
+        "correction: each is taken back by its correction event (pairing_removed, bye_removed, "
+        "round_reopened, player_removed, player_corrected) and what the file says now is sent",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
     from tracker.cli import rounds_option

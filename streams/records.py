@@ -43,10 +43,15 @@ AUDIENCE_OF: dict[str, Audience] = {
     "round_finished": "rounds",
     "norm_prospect": "norms",
     "norm_out_of_reach": "norms",
+    "norm_prospect_revoked": "norms",
+    "title_rating_revoked": "titles",
+    "round_reopened": "rounds",
+    "standings_corrected": "rounds",
 }
 """The output topic (by audience) of each alert type. Prospects go with the norm alerts:
 the same subscribers want them, and one topic keeps a player's ``norm_achieved`` before the
-``norm_prospect`` that says they left contention with it (order holds per partition)."""
+``norm_prospect`` that says they left contention with it (order holds per partition). A
+revocation goes where the alert it takes back went."""
 
 _INPUT_ADAPTER: TypeAdapter[ev.InputEvent] = TypeAdapter(ev.InputEvent)
 

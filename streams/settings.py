@@ -39,12 +39,13 @@ class Settings(BaseSettings):
     """Prepended to every topic name below (one broker, several pipelines)."""
     input_topic: str = "tournament-events"
     norm_topic: str = "norm-alerts"
-    """``norm_achieved``, ``norm_revoked``, ``norm_prospect`` and ``norm_out_of_reach``."""
+    """``norm_achieved``, ``norm_revoked``, ``norm_prospect``, ``norm_out_of_reach`` and
+    ``norm_prospect_revoked``."""
     title_topic: str = "title-alerts"
-    """``title_rating_reached``."""
+    """``title_rating_reached`` and ``title_rating_revoked``."""
     ignorable_topic: str = "ignorable-games"
     round_topic: str = "round-summaries"
-    """``round_finished``."""
+    """``round_finished``, ``standings_corrected`` and ``round_reopened``."""
     dead_letter_topic: str = "tournament-events-dead-letters"
 
     partitions: int = Field(default=4, ge=1)

@@ -281,9 +281,9 @@ def _swap(trf: TrfFile, round_: int, one: tuple[int, int], two: tuple[int, int])
     return dataclasses.replace(trf, players=tuple(players))
 
 
-async def test_accepted_removals_are_reported_as_not_expressible_yet() -> None:
+async def test_an_accepted_removal_is_sent_as_its_correction() -> None:
     final = seed("swiss-open-9r-2012.trf")
-    gone = 40  # withdrawn before round 1, and deleted from the file by the arbiter
+    gone = 40  # deleted from the start list by the arbiter before round 1
     with serving() as server:
         run = make_follower(
             UrlSource(server.url("/t.trf")), options=Options(interval=0.0, accept_removals=True)
@@ -295,14 +295,15 @@ async def test_accepted_removals_are_reported_as_not_expressible_yet() -> None:
         await run.follower.poll()
     assert ledger is not None
     assert run.follower.ledger is not None
-    assert run.follower.ledger.facts == ledger.facts  # nothing could be sent
+    assert set(ledger.facts) - set(run.follower.ledger.facts) == {("player", gone)}
     assert run.follower.last_good is not None
-    assert len(run.follower.last_good.trf.players) == 39  # but the snapshot was taken
+    assert len(run.follower.last_good.trf.players) == 39
     assert not run.reports("held")
-    (kept,) = run.reports("not expressible")
-    assert f"player {gone} (Wendler, Niklas): no longer in the arbiter's file" in kept
-    assert "the tracker keeps it" in kept
+    assert not run.reports("not expressible")
     assert any(f"removals accepted: player {gone} " in line for line in run.said)
+    state = run.follower.ledger.state
+    assert state is not None
+    assert gone not in state.players  # player_removed reached the tracker
 
 
 async def test_a_changed_tournament_record_is_reported_and_the_rest_sent() -> None:

@@ -41,6 +41,11 @@ PAIRING: dict[str, Any] = {
 RESULT: dict[str, Any] = {**PAIRING, "type": "game_result", "result": "1-0"}
 BYE: dict[str, Any] = {"type": "bye", "tournament_id": "t1", "round": 1, "player": 3, "kind": "H"}
 CLOSED: dict[str, Any] = {"type": "round_closed", "tournament_id": "t1", "round": 1}
+REOPENED: dict[str, Any] = {**CLOSED, "type": "round_reopened"}
+UNPAIRED: dict[str, Any] = {**PAIRING, "type": "pairing_removed"}
+NO_BYE: dict[str, Any] = {"type": "bye_removed", "tournament_id": "t1", "round": 1, "player": 3}
+CORRECTED: dict[str, Any] = {**PLAYER, "type": "player_corrected"}
+REMOVED: dict[str, Any] = {"type": "player_removed", "tournament_id": "t1", "rank": 11}
 
 
 def refused(event: dict[str, Any]) -> list[str]:
@@ -90,6 +95,12 @@ def assert_refused(event: dict[str, Any], field: str, why: str = "") -> None:
         (TOURNAMENT, "start_date", "2024-03-01T00:00:00", "valid date"),
         (TOURNAMENT, "start_date", "1 March 2024", "valid date"),
         (TOURNAMENT, "kinds", "zonal", "valid array (got a string)"),
+        (REOPENED, "round", "3", "valid integer (got a string)"),
+        (UNPAIRED, "white", True, "valid integer (got true)"),
+        (NO_BYE, "player", "3", "valid integer (got a string)"),
+        (CORRECTED, "rating", "2400", "valid integer"),
+        (CORRECTED, "computer", "yes", "valid boolean (got a string)"),
+        (REMOVED, "rank", 11.0, "valid integer (got the number 11.0)"),
     ],
 )
 def test_no_coercion(event: dict[str, Any], field: str, value: object, why: str) -> None:
@@ -164,8 +175,10 @@ LONG_TEXTS = [
     (TOURNAMENT, "tournament_id", ev.MAX_ID),
     (PLAYER, "tournament_id", ev.MAX_ID),
     (CLOSED, "tournament_id", ev.MAX_ID),
+    (REMOVED, "tournament_id", ev.MAX_ID),
     (TOURNAMENT, "name", ev.MAX_NAME),
     (PLAYER, "name", ev.MAX_NAME),
+    (CORRECTED, "name", ev.MAX_NAME),
     (TOURNAMENT, "city", ev.MAX_NAME),
     (TOURNAMENT, "chief_arbiter", ev.MAX_NAME),
     (TOURNAMENT, "event_type", ev.MAX_NAME),
@@ -213,6 +226,13 @@ def test_long_values_are_not_echoed_in_errors() -> None:
         (PLAYER, "rated_games", 0, ev.MAX_RATED_GAMES),
         (PAIRING, "white_rating", 1, ev.MAX_RATING),
         (RESULT, "black_rating", 1, ev.MAX_RATING),
+        (REOPENED, "round", 1, ev.MAX_ROUNDS),
+        (UNPAIRED, "round", 1, ev.MAX_ROUNDS),
+        (UNPAIRED, "black", 1, ev.MAX_RANK),
+        (NO_BYE, "player", 1, ev.MAX_RANK),
+        (CORRECTED, "rank", 1, ev.MAX_RANK),
+        (CORRECTED, "rating", 0, ev.MAX_RATING),
+        (REMOVED, "rank", 1, ev.MAX_RANK),
     ],
 )
 def test_numbers_have_limits(event: dict[str, Any], field: str, low: int, high: int) -> None:
@@ -256,8 +276,11 @@ def test_the_json_schema_states_the_limits() -> None:
     pattern = prop("PlayerRegistered", "name")["pattern"]
     assert re.fullmatch(pattern, "Ça va, Ölçer")
     assert not re.fullmatch(pattern, "a\u0000")
+    assert set(prop("PlayerCorrected", "federation")["enum"]) == CODES
     # every text and number of every input event has a bound
-    for model in ("TournamentRegistered", "PlayerRegistered", "Pairing", "Bye", "GameResult"):
+    models = [m for m in schema if "type" in schema[m].get("properties", {})]
+    assert len(models) == 12, models
+    for model in models:
         for name, field in schema[model]["properties"].items():
             for option in field.get("anyOf", [field]):
                 kind = option.get("type")

@@ -34,7 +34,6 @@ from tracker.ledger import (
     Ledger,
     Report,
     Settled,
-    correction,
     describe,
     fact_key,
     settle_facts,
@@ -171,12 +170,12 @@ def _unstated(ledger: Ledger, stated: set[FactKey], rounds: set[int]) -> list[Re
     for key, fact in ledger.facts.items():
         if fact.source != "pgn" or key[0] not in ("pairing", "result") or key[1] not in rounds:
             continue
-        if key not in stated and correction(fact.event, None) is None:
+        if key not in stated:
             out.append(
                 Report(
                     "not expressible",
                     f"{describe(fact.event)}: no longer in the broadcast; the tracker keeps it "
-                    "(no correction event for this yet)",
+                    "(a broadcast takes no fact back: a glitch of the feed looks the same)",
                 )
             )
     return out

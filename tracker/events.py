@@ -174,11 +174,10 @@ class TournamentRegistered(_Input):
     """The date of each round (TRF ``132``), ``None`` where the file leaves it blank."""
 
 
-class PlayerRegistered(_Input):
-    """A player of the start list. A tournament registers at most 4,000 players: the next
-    ``player_registered`` is rejected, naming ``rank``."""
+class _PlayerFields(_Input):
+    """A player's record, as registered or as corrected."""
 
-    type: Literal["player_registered"] = "player_registered"
+    type: str
     tournament_id: TournamentId
     rank: StartRank
     name: PlayerName
@@ -202,6 +201,31 @@ class PlayerRegistered(_Input):
         return title.value if title else None
 
 
+class PlayerRegistered(_PlayerFields):
+    """A player of the start list. A tournament registers at most 4,000 players: the next
+    ``player_registered`` is rejected, naming ``rank``."""
+
+    type: Literal["player_registered"] = "player_registered"
+
+
+class PlayerCorrected(_PlayerFields):
+    """The whole record of a registered player, replacing the one registered (a rating,
+    title, federation, name, sex or FIDE id put right). Everything derived is worked out
+    again from the facts."""
+
+    type: Literal["player_corrected"] = "player_corrected"
+
+
+class PlayerRemoved(_Input):
+    """A player registered by mistake: taken off the start list with the byes entered for
+    them. A player with a board in some round is refused (take the board back first with
+    ``pairing_removed``)."""
+
+    type: Literal["player_removed"] = "player_removed"
+    tournament_id: TournamentId
+    rank: StartRank
+
+
 class Pairing(_Input):
     """A board of a round; a result for the board may come before or after it."""
 
@@ -223,6 +247,29 @@ class Bye(_Input):
     round: RoundNumber
     player: StartRank
     kind: Literal["H", "F", "U", "Z"]
+
+
+class PairingRemoved(_Input):
+    """A board taken back, with its result and the game-date ratings it carried: a
+    pairing, or a result on a board, sent by mistake. Also opens the round's line-up again
+    (as ``round_reopened`` does, without undoing ``round_closed``), so the right board can
+    follow in a finished round."""
+
+    type: Literal["pairing_removed"] = "pairing_removed"
+    tournament_id: TournamentId
+    round: RoundNumber
+    white: StartRank
+    black: StartRank
+
+
+class ByeRemoved(_Input):
+    """A player's bye (of any kind) taken back; opens the round's line-up again like
+    ``pairing_removed``."""
+
+    type: Literal["bye_removed"] = "bye_removed"
+    tournament_id: TournamentId
+    round: RoundNumber
+    player: StartRank
 
 
 class _ResultFields(_Input):
@@ -257,6 +304,17 @@ class RoundClosed(_Input):
     round: RoundNumber
 
 
+class RoundReopened(_Input):
+    """A round finished too early (closed before its last result, or every board known
+    had a result before the last pairings came): it is no longer closed, and its line-up
+    takes pairings, byes and results again. It finishes again when it is complete (or
+    closed); until then it and the rounds after it are not finished."""
+
+    type: Literal["round_reopened"] = "round_reopened"
+    tournament_id: TournamentId
+    round: RoundNumber
+
+
 InputEvent = Annotated[
     TournamentRegistered
     | PlayerRegistered
@@ -264,10 +322,26 @@ InputEvent = Annotated[
     | Bye
     | GameResult
     | ResultCorrected
-    | RoundClosed,
+    | RoundClosed
+    | PlayerCorrected
+    | PlayerRemoved
+    | PairingRemoved
+    | ByeRemoved
+    | RoundReopened,
     Field(discriminator="type"),
 ]
 _INPUT: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
+RoundEvent = (
+    Pairing
+    | Bye
+    | GameResult
+    | ResultCorrected
+    | RoundClosed
+    | PairingRemoved
+    | ByeRemoved
+    | RoundReopened
+)
+"""The input events about one round (they have a ``round``)."""
 
 
 class InvalidEvent(ValueError):
@@ -567,13 +641,64 @@ class Standing(_Event):
     rating_change: int | None
 
 
-class RoundFinished(_Alert):
-    type: Literal["round_finished"] = "round_finished"
+class _RoundSummary(_Alert):
+    type: str
     last_round: bool
     standings: tuple[Standing, ...]
     not_a_norm_event: str | None = Field(default=None, exclude_if=_absent)
     """Why the event gives no norm, prospect or title-rating alerts (rapid, blitz, online,
     or too little time for the rating or title regulations); absent when it can."""
+
+
+class RoundFinished(_RoundSummary):
+    type: Literal["round_finished"] = "round_finished"
+
+
+class StandingsCorrected(_RoundSummary):
+    """A correction changed the standings after a finished round: the round's summary
+    again, with the standings worked out from the facts as they are now. It replaces the
+    summary ``revises`` names (a ``round_finished``, or an earlier ``standings_corrected``)."""
+
+    type: Literal["standings_corrected"] = "standings_corrected"
+    revises: str
+    reason: str
+
+
+class RoundReopenedAlert(_Alert):
+    """A round announced as finished is no longer finished: it was reopened (input
+    ``round_reopened``) and is not complete, or it follows such a round (``reason`` says
+    which). Its summary (``revokes``) no longer stands, and what rested on it is revoked.
+    When the round finishes again a new ``round_finished`` (a new id) follows."""
+
+    type: Literal["round_reopened"] = "round_reopened"
+    revokes: str
+    reason: str
+
+
+class TitleRatingRevoked(_Alert):
+    """A correction took back a ``title_rating_reached`` (``revokes``): the live rating no
+    longer reaches the level, or no round is finished any more that reached it."""
+
+    type: Literal["title_rating_revoked"] = "title_rating_revoked"
+    revokes: str
+    player: PlayerRef
+    title: str
+    level: int
+    reason: str
+
+
+class NormProspectRevoked(_Alert):
+    """A correction took back a player's entry into contention (the ``norm_prospect`` with
+    ``status`` ``entered`` that ``revokes`` names) where neither ``norm_out_of_reach`` nor
+    ``norm_prospect`` ``left`` says it: no round is finished any more, the event no longer
+    gives norms, or the player is no longer evaluated for the title (a corrected
+    registration, a player taken off)."""
+
+    type: Literal["norm_prospect_revoked"] = "norm_prospect_revoked"
+    revokes: str
+    player: PlayerRef
+    title: str
+    reason: str
 
 
 OutputEvent = Annotated[
@@ -583,7 +708,11 @@ OutputEvent = Annotated[
     | IgnorableGames
     | RoundFinished
     | NormProspect
-    | NormOutOfReach,
+    | NormOutOfReach
+    | RoundReopenedAlert
+    | StandingsCorrected
+    | TitleRatingRevoked
+    | NormProspectRevoked,
     Field(discriminator="type"),
 ]
 OUTPUT_ADAPTER: TypeAdapter[OutputEvent] = TypeAdapter(OutputEvent)

@@ -3,12 +3,14 @@
 A follower (``tracker follow``) turns what the arbiter's file and the broadcast say into input
 events. Before it sends a fact it asks the :class:`Ledger`, which holds every fact already sent
 (keyed by what the fact is about) and a facts-only copy of the tournament's state
-(:func:`tracker.transition.record`), so that it
+(:func:`tracker.transition.settle`), so that it
 
 * never sends a fact twice (a repeated fact changes nothing in the core, but a publisher that
   restarts should not fill the input topic with copies);
-* turns a changed fact into the correction event the contract has for it (:func:`correction`),
-  or reports it as *not expressible yet*;
+* turns a changed result into ``result_corrected`` (:func:`correction`), and, once the
+  operator accepts removals, any other fact changed or gone into the correction events that
+  take it back (:func:`retraction`, :func:`withdraw`); otherwise reports it as *not
+  expressible*;
 * never sends what the core would refuse (a pairing in a round that has finished, a player
   placed twice), and says why instead.
 
@@ -19,14 +21,14 @@ follower rebuilds its ledger from what was sent (:meth:`Ledger.of`).
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Literal
 
 from tracker import events as ev
 from tracker.results import format_result, parse_result
 from tracker.state import TournamentState
-from tracker.transition import Rejected, record, settle
+from tracker.transition import Rejected, settle
 
 FactKey = tuple[str | int, ...]
 """What a fact is about: ``("tournament",)``, ``("player", rank)``, ``("pairing", round, a,
@@ -57,8 +59,8 @@ def fact_key(event: ev.InputEvent) -> FactKey:
     if kind is ev.RoundClosed:
         assert isinstance(event, ev.RoundClosed)
         return ("closed", event.round)
-    if kind is ev.PlayerRegistered:
-        assert isinstance(event, ev.PlayerRegistered)
+    if kind is ev.PlayerRegistered or kind is ev.PlayerCorrected:
+        assert isinstance(event, ev.PlayerRegistered | ev.PlayerCorrected)
         return ("player", event.rank)
     return ("tournament",)
 
@@ -69,10 +71,13 @@ _CANONICAL_RESULTS = frozenset(
 
 
 def canonical(event: ev.InputEvent) -> ev.InputEvent:
-    """The form a fact is compared in: a correction is the result it gives, and a result is
-    written as :func:`tracker.results.format_result` writes it (``½-½`` is ``1/2-1/2``)."""
+    """The form a fact is compared in: a correction is the result or the record it gives,
+    and a result is written as :func:`tracker.results.format_result` writes it (``½-½`` is
+    ``1/2-1/2``)."""
     if type(event) is ev.GameResult and event.result in _CANONICAL_RESULTS:
         return event
+    if isinstance(event, ev.PlayerCorrected):
+        return ev.PlayerRegistered(**event.model_dump(exclude={"type"}))
     if isinstance(event, ev.ResultCorrected | ev.GameResult):
         result = format_result(*parse_result(event.result))
         fields = event.model_dump(exclude={"type"}, exclude_none=True)
@@ -88,14 +93,10 @@ def same(a: ev.InputEvent, b: ev.InputEvent) -> bool:
 
 
 def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEvent | None:
-    """The input event that turns a fact the tracker holds (``before``) into what the source
-    now says (``after``; ``None``: the source no longer has the fact), or ``None`` when the
-    contract has no event for that change yet.
-
-    Today only a result can be corrected (``result_corrected``). A pairing changed or gone, a
-    bye changed or gone, a player gone or with other details, a result taken back and a round
-    reopened wait for the correction events of issue 15 (item 7): they slot in here, and the
-    follower then sends them instead of reporting "not expressible yet".
+    """The ``result_corrected`` that turns a result the tracker holds (``before``) into the
+    one the source now gives (``after``), or ``None`` for any other change: a changed result
+    is the arbiter's correction and is always sent; other changes and facts gone are taken
+    back only when the operator accepts removals (:func:`retraction`).
 
     >>> old = ev.GameResult(tournament_id="t", round=1, white=1, black=2, result="1-0")
     >>> correction(old, old.model_copy(update={"result": "0-1"})).type
@@ -113,6 +114,63 @@ def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEv
     return None
 
 
+def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.InputEvent, ...]:
+    """The correction events that take back a fact the tracker holds, and put what the
+    source now says in its place (``now``; ``None``: the source no longer states it), once
+    the operator accepts removals: a board (pairing or result) by ``pairing_removed`` (then
+    the board again, with its colours or result as they are now), a bye by ``bye_removed``
+    (then the new bye), a close by ``round_reopened``, a player by ``player_removed`` or
+    ``player_corrected``. Nothing for the tournament record, which stands as first sent.
+
+    >>> held = ev.Bye(tournament_id="t", round=3, player=7, kind="F")
+    >>> [e.type for e in retraction(held, held.model_copy(update={"kind": "U"}))]
+    ['bye_removed', 'bye']
+    >>> [e.type for e in retraction(ev.RoundClosed(tournament_id="t", round=3), None)]
+    ['round_reopened']
+    """
+    fix = correction(held, now)
+    if fix is not None:
+        return (fix,)
+    tid = held.tournament_id
+    again = () if now is None else (now,)
+    if isinstance(held, ev.Pairing | ev.GameResult):
+        removed = ev.PairingRemoved(
+            tournament_id=tid, round=held.round, white=held.white, black=held.black
+        )
+        return (removed, *again)
+    if isinstance(held, ev.Bye):
+        return (ev.ByeRemoved(tournament_id=tid, round=held.round, player=held.player), *again)
+    if isinstance(held, ev.RoundClosed):
+        return (ev.RoundReopened(tournament_id=tid, round=held.round),)
+    if isinstance(held, ev.PlayerRegistered):
+        if now is None:
+            return (ev.PlayerRemoved(tournament_id=tid, rank=held.rank),)
+        return (ev.PlayerCorrected(**now.model_dump(exclude={"type"})),)
+    return ()
+
+
+def _forget(facts: dict[FactKey, Fact], event: ev.InputEvent) -> None:
+    """Drop the facts a correction event takes back."""
+    if isinstance(event, ev.PairingRemoved):
+        a, b = sorted((event.white, event.black))
+        facts.pop(("pairing", event.round, a, b), None)
+        facts.pop(("result", event.round, a, b), None)
+    elif isinstance(event, ev.ByeRemoved):
+        facts.pop(("bye", event.round, event.player), None)
+    elif isinstance(event, ev.RoundReopened):
+        facts.pop(("closed", event.round), None)
+    elif isinstance(event, ev.PlayerRemoved):
+        for key in [
+            k
+            for k in facts
+            if k == ("player", event.rank) or (k[0] == "bye" and k[2] == event.rank)
+        ]:
+            del facts[key]
+
+
+_RETRACTIONS = (ev.PairingRemoved, ev.ByeRemoved, ev.RoundReopened, ev.PlayerRemoved)
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class Fact:
     """An input event and where it came from."""
@@ -126,7 +184,8 @@ class Report:
     """Something the follower must tell its operator.
 
     ``kind``: ``held`` (a snapshot not taken: half-written, or it loses facts), ``not
-    expressible`` (a change the contract has no correction event for yet), ``disagreement``
+    expressible`` (a change the tracker keeps: not accepted, from a broadcast, or of the
+    tournament record), ``disagreement``
     (the broadcast and the arbiter's file differ), ``unmatched`` (a broadcast player not found
     in the start list, or found twice), ``refused`` (a fact the tracker would refuse), ``info``.
     """
@@ -152,8 +211,16 @@ def describe(event: ev.InputEvent) -> str:
         return f"round {event.round}: bye {event.kind} of player {event.player}"
     if isinstance(event, ev.RoundClosed):
         return f"round {event.round} closed"
-    if isinstance(event, ev.PlayerRegistered):
+    if isinstance(event, ev.PlayerRegistered | ev.PlayerCorrected):
         return f"player {event.rank} ({event.name})"
+    if isinstance(event, ev.PairingRemoved):
+        return f"round {event.round}: board {event.white}-{event.black} taken back"
+    if isinstance(event, ev.ByeRemoved):
+        return f"round {event.round}: bye of player {event.player} taken back"
+    if isinstance(event, ev.RoundReopened):
+        return f"round {event.round} reopened"
+    if isinstance(event, ev.PlayerRemoved):
+        return f"player {event.rank} taken off the start list"
     return f"tournament {event.tournament_id}"
 
 
@@ -183,10 +250,13 @@ class Ledger:
         state: TournamentState | None = None
         for fact in sent:
             try:
-                state = settle(record(state, fact.event))
+                state = settle(state, fact.event)
             except Rejected:
                 continue
-            facts[fact_key(fact.event)] = Fact(canonical(fact.event), fact.source)
+            if isinstance(fact.event, _RETRACTIONS):
+                _forget(facts, fact.event)
+            else:
+                facts[fact_key(fact.event)] = Fact(canonical(fact.event), fact.source)
         return cls(MappingProxyType(facts), state)
 
     @property
@@ -227,15 +297,18 @@ class Settled:
     reports: tuple[Report, ...]
 
 
-def settle_facts(ledger: Ledger, candidates: Iterable[Fact], *, authority: bool) -> Settled:
+def settle_facts(
+    ledger: Ledger, candidates: Iterable[Fact], *, authority: bool, accept_removals: bool = False
+) -> Settled:
     """Which of ``candidates`` (what a source says now, in the order a live event states
     facts) the tracker still needs, as the events to send.
 
     A fact already held is skipped. A fact the tracker holds with another value is a change:
-    from the ``authority`` (the arbiter's file; the broadcast when it is the only source) it
-    is sent as its :func:`correction`, or reported as *not expressible yet* when there is
-    none; from a source that is not the authority it is reported as a disagreement and not
-    sent. A fact the tracker would refuse is reported, not sent."""
+    from the ``authority`` (the arbiter's file; the broadcast when it is the only source) a
+    changed result is sent as its :func:`correction`, any other change as its
+    :func:`retraction` when the operator accepts removals, and reported as *not expressible*
+    otherwise; from a source that is not the authority it is reported as a disagreement and
+    not sent. A fact the tracker would refuse is reported, not sent."""
     facts = dict(ledger.facts)
     state = ledger.state
     send: list[Fact] = []
@@ -248,36 +321,90 @@ def settle_facts(ledger: Ledger, candidates: Iterable[Fact], *, authority: bool)
             if authority and known.source != candidate.source:
                 facts[key] = Fact(event, candidate.source)  # confirmed by the authority
             continue
+        to_send: tuple[ev.InputEvent, ...] = (event,)
         if known is not None:
             if not authority:
                 reports.append(_disagreement(known, candidate.source, event, kept=True))
                 continue
             fix = correction(known.event, event)
-            if fix is None:
+            to_send = (fix,) if fix is not None else ()
+            if not to_send and accept_removals:
+                to_send = retraction(known.event, event)
+            if not to_send:
                 reports.append(
                     Report(
                         "not expressible",
                         f"{describe(known.event)}: the {_NAMES[candidate.source]} now says "
-                        f"{_differences(known.event, event)}; the tracker keeps what it has "
-                        "(no correction event for this yet)",
+                        f"{_differences(known.event, event)}; the tracker keeps what it has"
+                        + ("" if key == ("tournament",) else " (--accept-removals sends it)"),
                     )
                 )
                 continue
             if known.source != candidate.source:
                 reports.append(_disagreement(known, candidate.source, event, kept=False))
-            to_send = fix
-        else:
-            to_send = event
-        try:
-            after = settle(record(state, to_send))
-        except Rejected as exc:
-            reports.append(Report("refused", f"{describe(to_send)}: {exc}"))
+        sent = _send(state, to_send, candidate.source, reports)
+        if sent is None:
             continue
+        state, events = sent
+        for e in events:
+            _forget(facts, e.event)
         facts[key] = Fact(event, candidate.source)
-        if after is state:
-            continue  # implied by a fact already sent (a pairing after its result)
-        state = after
-        send.append(Fact(to_send, candidate.source))
+        send.extend(events)
+    return Settled(Ledger(MappingProxyType(facts), state), tuple(send), tuple(reports))
+
+
+def _send(
+    state: TournamentState | None,
+    events: Iterable[ev.InputEvent],
+    source: Source,
+    reports: list[Report],
+) -> tuple[TournamentState | None, list[Fact]] | None:
+    """The state after the events and those of them that change it (the others are implied
+    by facts already sent: a pairing after its result); ``None``, with the report, if the
+    tracker would refuse one."""
+    out: list[Fact] = []
+    for event in events:
+        try:
+            after = settle(state, event)
+        except Rejected as exc:
+            reports.append(Report("refused", f"{describe(event)}: {exc}"))
+            return None
+        if after is not state:
+            state = after
+            out.append(Fact(event, source))
+    return state, out
+
+
+def withdraw(ledger: Ledger, source: Source, stated: Mapping[FactKey, ev.InputEvent]) -> Settled:
+    """The :func:`retraction` of every fact from ``source`` the tracker holds and the source
+    no longer states (``stated``: all it states now), once the operator accepted the loss:
+    boards and byes first (the latest round first: a player's boards go before the player),
+    then closes, then players. A result gone from a board still paired takes the board back
+    and pairs it again without its result. What the tracker refuses is reported and kept."""
+    rank = {"pairing": 0, "result": 0, "bye": 0, "closed": 1, "player": 2}
+    gone = sorted(
+        (key for key, fact in ledger.facts.items() if fact.source == source and key not in stated),
+        key=lambda k: (rank.get(str(k[0]), 3), -int(k[1]) if len(k) > 2 else 0, k),
+    )
+    facts = dict(ledger.facts)
+    state = ledger.state
+    send: list[Fact] = []
+    reports: list[Report] = []
+    for key in gone:
+        fact = facts.get(key)
+        if fact is None:
+            continue  # taken back with another (a board's pairing with its result)
+        again = stated.get(("pairing", *key[1:])) if key[0] == "result" else None
+        sent = _send(state, retraction(fact.event, again), source, reports)
+        if sent is None:
+            continue
+        state, events = sent
+        for e in events:
+            _forget(facts, e.event)
+        facts.pop(key, None)
+        if again is not None:
+            facts[fact_key(again)] = Fact(again, source)
+        send.extend(events)
     return Settled(Ledger(MappingProxyType(facts), state), tuple(send), tuple(reports))
 
 
@@ -297,20 +424,6 @@ def _disagreement(known: Fact, source: Source, event: ev.InputEvent, kept: bool)
     return Report("disagreement", f"{said}, {now}: {outcome}")
 
 
-def held_only(ledger: Ledger, source: Source, keys: Iterable[FactKey]) -> Iterator[Report]:
-    """Reports for the facts from ``source`` that the tracker holds but the source no longer
-    states (``keys``: every fact the source states now), once the operator accepted the loss:
-    they cannot be taken back yet (see :func:`correction`)."""
-    stated = set(keys)
-    for key, fact in ledger.facts.items():
-        if fact.source == source and key not in stated and correction(fact.event, None) is None:
-            yield Report(
-                "not expressible",
-                f"{describe(fact.event)}: no longer in the {_NAMES[source]}; the tracker "
-                "keeps it (no correction event for this yet)",
-            )
-
-
 __all__ = [
     "Fact",
     "FactKey",
@@ -322,7 +435,8 @@ __all__ = [
     "correction",
     "describe",
     "fact_key",
-    "held_only",
+    "retraction",
     "same",
     "settle_facts",
+    "withdraw",
 ]

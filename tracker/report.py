@@ -75,6 +75,14 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
             yield (
                 f"   round {a.round}: {a.title} norm out of reach: {_name(a.player)} — {a.reason}"
             )
+        elif isinstance(a, ev.RoundReopenedAlert):
+            yield ""
+            yield f"== {a.tournament_id}: round {a.round} reopened — {a.reason}"
+        elif isinstance(a, ev.StandingsCorrected):
+            yield f"== {a.tournament_id}: standings after round {a.round} corrected — {a.reason}"
+        elif isinstance(a, ev.TitleRatingRevoked | ev.NormProspectRevoked):
+            what = "rating level" if isinstance(a, ev.TitleRatingRevoked) else "norm contention"
+            yield f"!! round {a.round}: {a.title} {what} revoked: {_name(a.player)} — {a.reason}"
 
 
 def _summary(p: ev.Prospect, edition: str) -> str:

@@ -20,8 +20,10 @@ the last good one stands until a complete one arrives) when
   details, a pairing gone or changed, a bye gone or changed, a result taken back, a round no
   longer closed. A changed *result* is not a loss: it is the arbiter's correction and is sent
   as ``result_corrected``. ``--accept-removals`` takes such a snapshot as the arbiter's
-  decision; what the contract cannot express yet is then reported and the tracker keeps what
-  it has (see :func:`tracker.ledger.correction`).
+  decision: each fact gone or changed is taken back by its correction event
+  (:func:`tracker.ledger.retraction`: ``pairing_removed``, ``bye_removed``,
+  ``round_reopened``, ``player_removed``, ``player_corrected``) and what the file says now
+  is sent; what the tracker refuses is reported and kept.
 
 Changes of the tournament record itself (name, dates, rounds, system) are reported and never
 hold a snapshot: the registration stands as first sent.
@@ -52,9 +54,9 @@ from tracker.ledger import (
     correction,
     describe,
     fact_key,
-    held_only,
     same,
     settle_facts,
+    withdraw,
 )
 from tracker.trf import TrfError, TrfFile, parse_trf, to_events
 
@@ -167,11 +169,16 @@ def follow_snapshot(
             )
             return Step(False, None, (Report("held", message),))
         reports.append(Report("info", f"removals accepted: {'; '.join(lost)}"))
-    candidates = [Fact(event, "trf") for event in new.facts.values()]
-    settled = settle_facts(ledger, candidates, authority=True)
-    reports.extend(settled.reports)
+    send: tuple[Fact, ...] = ()
     if lost:
-        reports.extend(held_only(settled.ledger, "trf", new.facts))
+        # the facts gone first: a board taken back frees its players for the new one
+        gone = withdraw(ledger, "trf", new.facts)
+        ledger, send = gone.ledger, gone.send
+        reports.extend(gone.reports)
+    candidates = [Fact(event, "trf") for event in new.facts.values()]
+    settled = settle_facts(ledger, candidates, authority=True, accept_removals=bool(lost))
+    reports.extend(settled.reports)
+    settled = Settled(settled.ledger, send + settled.send, settled.reports)
     return Step(True, settled, tuple(reports))
 
 

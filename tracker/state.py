@@ -38,6 +38,16 @@ class Round:
     implied: bool = False
     """Some board came from a result alone, without a ``pairing``: the input does not send
     the round's pairings, so its boards are known only as their results arrive."""
+    amended: bool = False
+    """A correction opened the round's line-up (``round_reopened``, a board or bye taken
+    back): it takes new pairings, byes and results although it has finished, from then on
+    (closed again or not: a feed sent again may bring the round's close before what was
+    missing)."""
+    reopened: bool = False
+    """``round_reopened`` since the last ``round_closed``: the round's finish is in question,
+    so a finished round that is not complete is no longer finished. A board or bye taken
+    back from a finished round leaves it finished (its players are absent until the right
+    facts come), so that putting one board right does not take the whole event back."""
     _cells: dict[int, tuple[tuple[int, Cell], ...]] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )
@@ -54,6 +64,8 @@ class Round:
         closed: bool | None = None,
         ratings: Mapping[int, int] | None = None,
         implied: bool | None = None,
+        amended: bool | None = None,
+        reopened: bool | None = None,
     ) -> Round:
         """``dataclasses.replace`` for the fact path, without its per-call introspection."""
         return Round(
@@ -62,6 +74,17 @@ class Round:
             self.closed if closed is None else closed,
             self.ratings if ratings is None else ratings,
             self.implied if implied is None else implied,
+            self.amended if amended is None else amended,
+            self.reopened if reopened is None else reopened,
+        )
+
+    def same_facts(self, other: Round) -> bool:
+        """Whether the two rounds hold the same games, byes and ratings (what standings,
+        ratings and norms are derived from), whether closed, amended or reopened or not."""
+        return self is other or (
+            self.boards == other.boards
+            and self.byes == other.byes
+            and self.ratings == other.ratings
         )
 
     def cells(self, number: int) -> tuple[tuple[int, Cell], ...]:
@@ -163,8 +186,8 @@ class TournamentState:
 
     def finished_after(self, announced: int) -> int:
         """The last round of the unbroken run of complete rounds that follows round
-        ``announced`` (itself when the next round is not complete). Announced rounds stay
-        complete: their pairings and byes are frozen and a correction replaces a result."""
+        ``announced`` (itself when the next round is not complete). A fact that makes an
+        announced round incomplete again is a correction (``tracker.corrections``)."""
         number = announced
         planned = self.tournament.planned_rounds
         while (planned is None or number < planned) and self.round(number + 1).complete(

@@ -1,8 +1,9 @@
 """The one pure transition: ``apply(state, event) -> (state, emitted events)``.
 
-Facts are stored; everything else is derived when a round finishes or a result is
-corrected, and compared with the alerts already in force so that only changes are emitted.
-Applying the same fact twice changes nothing and emits nothing.
+Facts are stored; everything else is derived when a round finishes or a fact of a finished
+round is corrected (:mod:`tracker.corrections`), and compared with the alerts already in
+force so that only changes are emitted. Applying the same fact twice changes nothing and
+emits nothing.
 """
 
 from __future__ import annotations
@@ -10,36 +11,24 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 from types import MappingProxyType
-from typing import Literal, TypeVar
+from typing import TypeVar
 
 from tracker import events as ev
-from tracker.alerts import (
-    alert_id,
-    evidence,
-    facts_digest,
-    norm_alert_id,
-    player_fields,
-    player_ref,
-    prospect_detail,
-    requirements,
-    score_text,
-)
+from tracker.alerts import alert_id
+from tracker.corrections import correct
 from tracker.editions import title_rules_in_force, title_rules_named, why_chosen
 from tracker.editions.rating import rating_rules_in_force
-from tracker.evaluation import (
-    PlayerRound,
-    achieved_norms,
-    context,
-    flags,
-    norm_event,
-    standings,
-)
-from tracker.event_flags import TournamentFlags
-from tracker.norms import Cell, Context
+from tracker.evaluation import PlayerRound
 from tracker.players import Player, Sex
-from tracker.prospects import Outlook, Prospect, Status
 from tracker.results import Code, format_result, parse_result
-from tracker.secured import conditions
+from tracker.round_alerts import (
+    Emitted,
+    norm_alerts,
+    prospect_alerts,
+    rating_alerts,
+    summary_fields,
+    view_after,
+)
 from tracker.state import Round, TournamentState
 from tracker.titles import Title
 from tracker.tournaments import Tournament
@@ -57,15 +46,13 @@ class Rejected(ValueError):
         self.message = message
 
 
-Emitted = list[ev.OutputEvent]
-
-
 def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
     """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
     after = record(state, event)
     if after is state or isinstance(event, ev.TournamentRegistered | ev.PlayerRegistered):
         return after, []  # a repeated fact derives nothing again; registrations derive nothing
-    return _advance(after, event.round)
+    assert state is not None
+    return _derive(state, after, event)
 
 
 def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
@@ -84,6 +71,10 @@ def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
         )
     if isinstance(event, ev.PlayerRegistered):
         return _register_player(state, event)
+    if isinstance(event, ev.PlayerCorrected):
+        return _correct_player(state, event)
+    if isinstance(event, ev.PlayerRemoved):
+        return _remove_player(state, event)
     if isinstance(event, ev.Pairing):
         return _pair(state, event)
     if isinstance(event, ev.Bye):
@@ -92,16 +83,28 @@ def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
         return _result(state, event, correction=False)
     if isinstance(event, ev.ResultCorrected):
         return _result(state, event, correction=True)
+    if isinstance(event, ev.PairingRemoved):
+        return _unpair(state, event)
+    if isinstance(event, ev.ByeRemoved):
+        return _unbye(state, event)
+    if isinstance(event, ev.RoundReopened):
+        return _reopen(state, event)
     return _close(state, event)
 
 
-def settle(state: TournamentState) -> TournamentState:
-    """The state with every round that has finished marked announced, without evaluating
-    anything: what :func:`apply` would have announced after the same facts. With
-    :func:`record` it keeps a facts-only copy of a tournament that refuses exactly what the
-    core refuses (a pairing in a finished round, …)."""
-    finished = state.finished_after(state.announced)
-    return state if finished == state.announced else dataclasses.replace(state, announced=finished)
+def settle(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
+    """:func:`record`, and the rounds :func:`apply` would have announced after the same
+    event, without evaluating anything: every round that has finished, and none that a
+    correction made incomplete again. It keeps a facts-only copy of a tournament that
+    refuses exactly what the core refuses (a pairing in a finished round, …)."""
+    after = record(state, event)
+    if after is state or state is None:
+        return after
+    last = _still_finished(state, after, event)
+    if last != after.announced:
+        after = dataclasses.replace(after, announced=last)
+    finished = after.finished_after(last)
+    return after if finished == last else dataclasses.replace(after, announced=finished)
 
 
 # ----------------------------------------------------------------------------- facts
@@ -147,8 +150,8 @@ def _register_tournament(
     )
 
 
-def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> TournamentState:
-    player = Player(
+def _player(e: ev.PlayerRegistered | ev.PlayerCorrected) -> Player:
+    return Player(
         rank=e.rank,
         name=e.name,
         federation=e.federation,
@@ -161,11 +164,19 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
         rated_games=e.rated_games,
         computer=e.computer,
     )
+
+
+def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> TournamentState:
+    player = _player(e)
     known = state.players.get(e.rank)
     if known == player:
         return state
     if known is not None:
-        raise Rejected("rank", f"start rank {e.rank} is already registered as {known.label()}")
+        raise Rejected(
+            "rank",
+            f"start rank {e.rank} is already registered as {known.label()} "
+            "(send player_corrected to change the record)",
+        )
     if len(state.players) >= ev.MAX_PLAYERS:
         raise Rejected(
             "rank",
@@ -173,6 +184,58 @@ def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> Tourname
             f"the most the contract allows ({ev.MAX_PLAYERS})",
         )
     return dataclasses.replace(state, players=_with(state.players, e.rank, player))
+
+
+def _correct_player(state: TournamentState, e: ev.PlayerCorrected) -> TournamentState:
+    """The registered record replaced by the corrected one."""
+    known = state.players.get(e.rank)
+    if known is None:
+        raise Rejected(
+            "rank", f"no player with start rank {e.rank} is registered (send player_registered)"
+        )
+    player = _player(e)
+    if known == player:
+        return state
+    return dataclasses.replace(state, players=_with(state.players, e.rank, player))
+
+
+def _remove_player(state: TournamentState, e: ev.PlayerRemoved) -> TournamentState:
+    """A player registered by mistake taken off the start list, with their byes. A player
+    not registered (or removed already) changes nothing."""
+    if e.rank not in state.players:
+        return state
+    rounds = dict(state.rounds)
+    for number, rnd in sorted(state.rounds.items()):
+        board = rnd.opponent_board(e.rank)
+        if board is not None:
+            raise Rejected(
+                "rank",
+                f"player {e.rank} plays on board {board[0]}-{board[1]} in round {number}: "
+                "take the board back first (pairing_removed)",
+            )
+        if e.rank in rnd.byes:
+            rounds[number] = rnd.replaced(byes=_without(rnd.byes, e.rank))
+    return dataclasses.replace(
+        state,
+        players=_without(state.players, e.rank),
+        rounds=MappingProxyType(rounds),
+    )
+
+
+def _board(
+    state: TournamentState, e: ev.GameResult | ev.ResultCorrected | ev.PairingRemoved
+) -> tuple[Round, tuple[int, int]]:
+    """The round and the board the event names, its players known; a board the round has
+    with the colours the other way round is refused (naming ``white``)."""
+    _check_players(state, e.round, white=e.white, black=e.black)
+    rnd = state.round(e.round)
+    if (e.white, e.black) not in rnd.boards and (e.black, e.white) in rnd.boards:
+        raise Rejected(
+            "white",
+            f"round {e.round} pairs {e.black} with White against {e.white}, "
+            "not the other way round",
+        )
+    return rnd, (e.white, e.black)
 
 
 def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
@@ -203,8 +266,7 @@ def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
     if board in rnd.boards:
         rated = _rated(rnd, e, correction=False)
         return state if rated is rnd else state.with_round(e.round, rated)
-    if e.round <= state.announced:
-        raise Rejected("round", f"round {e.round} has already finished")
+    _not_finished(state, rnd, e.round)
     for field, rank in (("white", e.white), ("black", e.black)):
         clash = _already_placed(rnd, rank, board)
         if clash:
@@ -247,8 +309,7 @@ def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
     code = Code.parse(e.kind)
     if rnd.byes.get(e.player) is code:
         return state
-    if e.round <= state.announced:
-        raise Rejected("round", f"round {e.round} has already finished")
+    _not_finished(state, rnd, e.round)
     clash = _already_placed(rnd, e.player, None)
     if clash:
         raise Rejected("player", f"player {e.player} {clash} in round {e.round}")
@@ -258,22 +319,10 @@ def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
 def _result(
     state: TournamentState, e: ev.GameResult | ev.ResultCorrected, correction: bool
 ) -> TournamentState:
-    _check_players(state, e.round, white=e.white, black=e.black)
     codes = parse_result(e.result)
-    rnd = state.round(e.round)
-    board = (e.white, e.black)
+    rnd, board = _board(state, e)
     if board not in rnd.boards:
-        if (e.black, e.white) in rnd.boards:
-            raise Rejected(
-                "white",
-                f"round {e.round} pairs {e.black} with White against "
-                f"{e.white}, not the other way round",
-            )
-        if e.round <= state.announced:
-            raise Rejected(
-                "round",
-                f"round {e.round} has already finished and has no board {e.white}-{e.black}",
-            )
+        _not_finished(state, rnd, e.round, f" and has no board {e.white}-{e.black}")
         for field, rank in (("white", e.white), ("black", e.black)):
             clash = _already_placed(rnd, rank, board)
             if clash:
@@ -299,25 +348,149 @@ def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
     rnd = state.round(e.round)
     if rnd.closed:
         return state
-    return state.with_round(e.round, rnd.replaced(closed=True))
+    return state.with_round(e.round, rnd.replaced(closed=True, reopened=False))
+
+
+def _not_finished(state: TournamentState, rnd: Round, number: int, detail: str = "") -> None:
+    """A new board or bye is refused in a finished round, unless a correction opened its
+    line-up (``round_reopened``, ``pairing_removed``, ``bye_removed``)."""
+    if number <= state.announced and not rnd.amended:
+        raise Rejected(
+            "round",
+            f"round {number} has already finished{detail} "
+            "(send round_reopened first to change its pairings or byes)",
+        )
+
+
+def _unpair(state: TournamentState, e: ev.PairingRemoved) -> TournamentState:
+    """The board taken back, with its result and the game-date ratings it carried; the
+    round's line-up stays open for the right board, even once the round has finished
+    (:attr:`Round.amended`). A board not there (taken back already) changes nothing."""
+    rnd, board = _board(state, e)
+    if board not in rnd.boards:
+        return state
+    ratings = rnd.ratings
+    if e.white in ratings or e.black in ratings:
+        ratings = MappingProxyType({rank: r for rank, r in ratings.items() if rank not in board})
+    return state.with_round(
+        e.round,
+        rnd.replaced(
+            boards=_without(rnd.boards, board),
+            ratings=ratings,
+            amended=True,
+        ),
+    )
+
+
+def _unbye(state: TournamentState, e: ev.ByeRemoved) -> TournamentState:
+    """The player's bye taken back (a finished round's line-up is open for what replaces
+    it); no bye there changes nothing."""
+    _check_players(state, e.round, player=e.player)
+    rnd = state.round(e.round)
+    if e.player not in rnd.byes:
+        return state
+    return state.with_round(
+        e.round,
+        rnd.replaced(
+            byes=_without(rnd.byes, e.player),
+            amended=True,
+        ),
+    )
+
+
+def _reopen(state: TournamentState, e: ev.RoundReopened) -> TournamentState:
+    """The round no longer closed, its line-up open for changes; it finishes again when it
+    is complete (or closed)."""
+    _check_players(state, e.round)
+    rnd = state.round(e.round)
+    if not rnd.closed and rnd.reopened:
+        return state
+    return state.with_round(e.round, rnd.replaced(closed=False, amended=True, reopened=True))
 
 
 # ----------------------------------------------------------------------------- derived
 
 
-def _advance(state: TournamentState, touched: int) -> tuple[TournamentState, Emitted]:
-    """Announce every round that has now finished, in order; if a fact changed round
-    ``touched`` inside the announced rounds, re-evaluate the last announced round. A fact
-    of a round still being played derives nothing until its round finishes. Emit only what
-    changed."""
+def _derive(
+    before: TournamentState, after: TournamentState, event: ev.InputEvent
+) -> tuple[TournamentState, Emitted]:
+    """What a new fact changes in what is announced. A fact of a round still being played
+    derives nothing until its round finishes; every round that has now finished is
+    announced, in order. A fact that changes a finished round (or a player) is a
+    correction: :func:`tracker.corrections.correct` works the announced rounds out again
+    and emits what changed; a round reopened and no longer complete (and those after it)
+    is no longer finished."""
+    first = _first_round(event)
+    if not _corrects(before, after, event):
+        return _advance(after)
+    last = _still_finished(before, after, event)
+    state, out = correct(before, after, first, last, _why(event))
+    state, more = _advance(state)
+    return state, out + more
+
+
+def _first_round(event: ev.InputEvent) -> int:
+    """The first round a fact can change: its own, or 1 for a player's."""
+    return event.round if isinstance(event, ev.RoundEvent) else 1
+
+
+def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> bool:
+    """Whether the fact changes what finished rounds rest on: a player's record, the games,
+    byes or ratings of a finished round, or whether that round is still finished (a round
+    closed, or opened for changes and still complete, is)."""
+    first = _first_round(event)
+    if first > before.announced:
+        return False
+    if after.players is not before.players:
+        return True
+    return not after.round(first).same_facts(before.round(first)) or _unfinished(after, event)
+
+
+def _unfinished(after: TournamentState, event: ev.InputEvent) -> bool:
+    """Whether the fact's round is no longer finished: reopened (``round_reopened``) and not
+    complete. A board or bye taken back leaves a finished round finished."""
+    if not isinstance(event, ev.RoundEvent):
+        return False
+    rnd = after.round(event.round)
+    return rnd.reopened and not rnd.complete(after.players)
+
+
+def _still_finished(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> int:
+    """The last round that stays finished after the fact: the round before the one it took
+    back, else the last one announced."""
+    first = _first_round(event)
+    if first <= before.announced and _unfinished(after, event):
+        return first - 1
+    return before.announced
+
+
+def _why(event: ev.InputEvent) -> str:
+    """The correction, as the reason of the alerts it leads to says it."""
+    if isinstance(event, ev.PlayerCorrected):
+        return f"the registration of player {event.rank} was corrected"
+    if isinstance(event, ev.PlayerRemoved):
+        return f"player {event.rank} was taken off the start list"
+    if isinstance(event, ev.RoundReopened):
+        return f"round {event.round} was reopened"
+    if isinstance(event, ev.ByeRemoved):
+        return f"the bye of player {event.player} in round {event.round} was taken back"
+    if isinstance(event, ev.Bye):
+        return f"a bye of player {event.player} was added to round {event.round}"
+    assert isinstance(event, ev.PairingRemoved | ev.Pairing | ev.GameResult | ev.ResultCorrected), (
+        event
+    )
+    board = f"board {event.white}-{event.black} of round {event.round}"
+    if isinstance(event, ev.PairingRemoved):
+        return f"{board} was taken back"
+    if isinstance(event, ev.Pairing):
+        return f"{board} was added"
+    return f"the result of {board} was corrected to {event.result}"
+
+
+def _advance(state: TournamentState) -> tuple[TournamentState, Emitted]:
+    """Announce every round that has now finished, in order."""
     out: Emitted = []
-    last_finished = state.finished_after(state.announced)
-    if last_finished <= state.announced:
-        if touched > state.announced:
-            return state, out
-        # a correction (or late fact) inside announced rounds
-        return _evaluate(state, state.announced, announce=False)
-    for number in range(state.announced + 1, last_finished + 1):
+    for number in range(state.announced + 1, state.finished_after(state.announced) + 1):
         state, emitted = _evaluate(state, number, announce=True)
         out.extend(emitted)
     return state, out
@@ -326,179 +499,20 @@ def _advance(state: TournamentState, touched: int) -> tuple[TournamentState, Emi
 def _evaluate(
     state: TournamentState, number: int, announce: bool
 ) -> tuple[TournamentState, Emitted]:
-    t = state.tournament
-    edition = state.title_rules.name
-    last = t.is_last(number)
-    gate = norm_event(state)  # rapid, blitz, online: no norms, prospects or title ratings
-    rows = standings(state, number)
-    cells = {row.player.rank: row.cells for row in rows}
-    ctx = context(state, number, cells)  # once, for the norms and the prospects
-    norms = achieved_norms(state, rows, ctx)
+    """The alerts after round ``number`` against those in force: norms, title levels,
+    prospects; with ``announce``, the round's ``round_finished`` first."""
+    view = view_after(state, number)
     sent = dict(state.sent)
-    out: Emitted = []
-    before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    by_rank = {row.player.rank: row for row in rows}
-    event_flags = flags(state, number, rows) if norms else None
-    # before the last round: what each norm still depends on that later rounds can change
-    pending = (
-        {
-            (rank, title): found
-            for rank, title in norms
-            if (found := conditions(state, ctx, rank, cells[rank], title, number))
-        }
-        if norms and not last and before_last_allowed
-        else {}
-    )
-
-    for (rank, title), verdict in sorted(norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
-        if not last and not before_last_allowed:
-            continue  # not secured: later games will count
-        key = f"norm:{rank}:{title.value}"
-        conditional = f"conditional:{key}"
-        open_conditions = pending.get((rank, title), ())
-        if key in sent:
-            if conditional not in sent or open_conditions:
-                continue
-            # announced with conditions that no longer matter: announced again, secured
-            previous = sent.pop(conditional)
-        else:
-            # after a revocation the same facts may give the norm again: the id then also
-            # rests on the revocation, so that subscribers dropping seen ids do not drop it
-            previous = sent.get(f"revoked:{key}", "")
-        player = by_rank[rank].player
-        digest = facts_digest(verdict)
-        ident = norm_alert_id(t.id, rank, title.value, number, digest, previous)
-        # what the id rests on beside the facts: the certificate makes the id again
-        if previous:
-            sent[f"previous:{key}"] = previous
-        else:
-            sent.pop(f"previous:{key}", None)
-        proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
-        assert event_flags is not None
-        # as known now: a last-round bye is often announced rounds ahead
-        half_bye_last = (
-            t.planned_rounds is not None
-            and state.round(t.planned_rounds).byes.get(rank) is Code.HALF_BYE
-        )
-        out.append(
-            ev.NormAchieved(
-                alert_id=ident,
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                player=player_ref(player),
-                title=title.value,
-                secured_early=not last and not open_conditions,
-                evidence=proof,
-                flags=ev.NormFlags(
-                    half_point_bye_last_round=half_bye_last,
-                    swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
-                    swiss_exemption=event_flags.swiss_exemption,
-                    event_type_1_5_6=(
-                        event_flags.event_type is not None if event_flags.event_type_rule else None
-                    ),
-                    event_type_reason=event_flags.event_type or "",
-                    longer_than_30_days=event_flags.longer_than_30_days,
-                    ratings_at_game_date=event_flags.game_date_ratings,
-                    rate_of_play=gate.flag,
-                    rate_of_play_reason=gate.reason,
-                    rounds_per_day=event_flags.rounds_per_day,
-                    rounds_per_day_ok=event_flags.rounds_per_day_ok,
-                    one_round_a_day_3_days=_one_round_days(state, title, event_flags),
-                    longer_than_90_days=event_flags.longer_than_90_days,
-                ),
-                conditions=tuple(
-                    ev.NormCondition(article=c.article, text=c.text) for c in open_conditions
-                ),
-            )
-        )
-        sent[key] = ident
-        if open_conditions:
-            sent[conditional] = ident
-        if verdict.ignored:
-            out.append(
-                ev.IgnorableGames(
-                    alert_id=alert_id(t.id, "ignorable_games", rank, title.value, number, digest),
-                    tournament_id=t.id,
-                    round=number,
-                    edition=edition,
-                    player=player_ref(player),
-                    title=title.value,
-                    games=proof.ignored,
-                )
-            )
-    for key in sorted(k for k in state.sent if k.startswith("norm:")):
-        _, rank_text, title_text = key.split(":")
-        title = Title(title_text)
-        if (int(rank_text), title) in norms:
-            continue
-        player = state.players[int(rank_text)]
-        revocation = alert_id(t.id, "norm_revoked", key, state.sent[key])
-        sent[f"revoked:{key}"] = revocation
-        if sent.pop(f"conditional:{key}", None) is not None:
-            reason = (
-                f"after round {number} the {title_text} norm announced as {state.sent[key]} "
-                "no longer holds: the conditions announced with it failed"
-            )
-        else:
-            reason = (
-                f"after the correction the {title_text} norm announced as {state.sent[key]} "
-                "no longer holds"
-            )
-        out.append(
-            ev.NormRevoked(
-                alert_id=revocation,
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                player=player_ref(player),
-                title=title_text,
-                reason=reason,
-            )
-        )
-        del sent[key]
-
-    reached_now: set[str] = set()
-    rated = rows if gate.title_ratings else []
-    for row in sorted((r for r in rated if r.reached), key=lambda r: r.player.rank):
-        for title, interim in sorted(row.reached.items(), key=lambda kv: -kv[0].level):
-            key = f"rating:{row.player.rank}:{title.value}"
-            reached_now.add(key)
-            if key in sent:
-                continue
-            ident = alert_id(
-                t.id,
-                "title_rating_reached",
-                row.player.rank,
-                title.value,
-                interim.round,
-                interim.rating,
-            )
-            out.append(
-                ev.TitleRatingReached(
-                    alert_id=ident,
-                    tournament_id=t.id,
-                    round=interim.round,
-                    edition=edition,
-                    player=player_ref(row.player),
-                    title=title.value,
-                    level=title.level,
-                    live_rating=interim.rating,
-                    rating_change=interim.change,
-                    rated_games=interim.rated_games,
-                )
-            )
-            sent[key] = ident
-    for key in [k for k in sent if k.startswith("rating:") and k not in reached_now]:
-        del sent[key]  # a correction took the rating back below the level
-
-    if gate.norms:
-        secured = set(norms) - set(pending) if last or before_last_allowed else set()
-        out.extend(_prospects(state, number, secured, sent, cells, ctx))
-
+    out = norm_alerts(state, view, sent)
+    out.extend(rating_alerts(state, view, sent))
+    if view.gate.norms:
+        out.extend(prospect_alerts(state, view, sent))
     if announce:
-        why_not = None if gate.norms else gate.reason
-        out.insert(0, _round_finished(state, number, rows, why_not))  # first, then its alerts
+        why_not = None if view.gate.norms else view.gate.reason
+        finished = _round_finished(state, number, view.rows, why_not)
+        if f"round:{number}" in sent:
+            sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
+        out.insert(0, finished)  # first, then its alerts
     new_state = dataclasses.replace(
         state,
         sent=MappingProxyType(sent),
@@ -515,128 +529,14 @@ def _round_finished(
 ) -> ev.RoundFinished:
     """The round's summary: every player's score and live rating, and why the event gives
     no norm alerts where it cannot. One validation of the whole alert: a model per standing
-    costs as much again."""
+    costs as much again. A round that finishes again after a reopening gets an id that
+    rests on the reopening (``round:<n>``)."""
     t = state.tournament
-    extra = {"not_a_norm_event": not_a_norm_event} if not_a_norm_event else {}
-    return ev.RoundFinished.model_validate(
-        {
-            **extra,
-            "alert_id": alert_id(t.id, "round_finished", number),
-            "tournament_id": t.id,
-            "round": number,
-            "edition": state.title_rules.name,
-            "last_round": t.is_last(number),
-            "standings": [
-                {
-                    "player": player_fields(r.player),
-                    "score": float(r.score),
-                    "score_text": score_text(r.score),
-                    "live_rating": r.live.rating if r.live else None,
-                    "rating_change": r.live.change if r.live else None,
-                }
-                for r in rows
-            ],
-        }
-    )
-
-
-def _one_round_days(state: TournamentState, title: Title, flags: TournamentFlags) -> bool | None:
-    """1.1.3a (2024): for a GM or WGM norm, whether the event has the days with a single
-    round the edition asks; ``None`` for other titles, editions without the rule, or
-    without round dates."""
-    rule = state.title_rules.one_round_days
-    if rule is None or title not in rule[1] or flags.one_round_days is None:
-        return None
-    return flags.one_round_days >= rule[0]
-
-
-def _prospects(
-    state: TournamentState,
-    number: int,
-    secured: set[tuple[int, Title]],
-    sent: dict[str, str],
-    cells: Mapping[int, Sequence[Cell]],
-    ctx: Context,
-) -> Emitted:
-    """``norm_prospect`` when a player enters contention for a norm (it is still possible)
-    or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
-    ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
-    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id.
-    ``cells`` and ``ctx``: the rounds and context the round's evaluation already built
-    (see :class:`Outlook`)."""
-    t = state.tournament
-    edition = state.title_rules.name
-    view = Outlook(state, number, cells, ctx)
-    out: Emitted = []
-    found = view.all(secured)
-    for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
-        key = f"prospect:{rank}:{title.value}"
-        left_key = f"prospect-left:{rank}:{title.value}"
-        if p.in_contention == (key in sent):
-            continue
-        if p.in_contention:
-            ident = alert_id(
-                t.id, "norm_prospect", rank, title.value, number, "entered", sent.get(left_key, "")
-            )
-            detail = view.prospect(rank, title, secured=False)
-            out.append(
-                _prospect_event(
-                    state,
-                    number,
-                    p,
-                    ident,
-                    "entered",
-                    prospect_detail(detail),
-                    title,
-                )
-            )
-            sent[key] = ident
-            continue
-        alert: ev.NormProspect | ev.NormOutOfReach
-        if p.status is Status.SECURED:
-            ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            alert = _prospect_event(state, number, p, ident, "left", None, title)
-        else:
-            detail = view.prospect(rank, title, secured=False)
-            ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
-            alert = ev.NormOutOfReach(
-                alert_id=ident,
-                tournament_id=t.id,
-                round=number,
-                edition=edition,
-                player=player_ref(p.player),
-                title=title.value,
-                reason=detail.reason,
-                open_requirements=requirements(detail.open),
-            )
-        out.append(alert)
-        sent[left_key] = ident
-        del sent[key]
-    return out
-
-
-def _prospect_event(
-    state: TournamentState,
-    number: int,
-    p: Prospect,
-    ident: str,
-    status: Literal["entered", "left"],
-    detail: ev.Prospect | None,
-    title: Title,
-) -> ev.NormProspect:
-    """A player entering contention (with the prospect) or leaving it with the norm."""
-    return ev.NormProspect(
-        alert_id=ident,
-        tournament_id=state.tournament.id,
-        round=number,
-        edition=state.title_rules.name,
-        player=player_ref(p.player),
-        title=title.value,
-        status=status,
-        in_contention=status == "entered",
-        reason="the norm is still possible" if status == "entered" else "norm achieved",
-        prospect=detail,
-    )
+    reopened = state.sent.get(f"round:{number}")
+    parts = (t.id, "round_finished", number)
+    ident = alert_id(*parts, reopened) if reopened else alert_id(*parts)
+    fields = summary_fields(state, number, rows, not_a_norm_event)
+    return ev.RoundFinished.model_validate({**fields, "alert_id": ident})
 
 
 # ----------------------------------------------------------------------------- helpers
@@ -645,6 +545,12 @@ def _prospect_event(
 def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
     copy = dict(mapping)
     copy[key] = value
+    return MappingProxyType(copy)
+
+
+def _without(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
+    copy = dict(mapping)
+    del copy[key]
     return MappingProxyType(copy)
 
 
