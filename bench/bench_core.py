@@ -2,7 +2,8 @@
 (``bench_streams.py``'s default), every message through ``tracker.transition.apply``.
 
 Prints messages per second (wall and CPU) and the CPU the norm prospects take per finished
-round (``transition._prospects``, timed from outside). No Kafka, no pass/fail.
+round (``prospect_alerts`` as ``transition`` calls it, timed from outside). No Kafka, no
+pass/fail.
 
 Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_core.py``
 """
@@ -24,7 +25,7 @@ from tracker import transition
 def main(tournaments: int = 200, players: int = 10) -> None:
     events = interleave([round_robin(f"b{i}", players, seed=i) for i in range(tournaments)])
     spent, rounds = 0.0, 0
-    prospects = transition._prospects
+    prospects = transition.prospect_alerts
 
     def timed(*args: Any) -> Any:
         nonlocal spent, rounds
@@ -35,13 +36,13 @@ def main(tournaments: int = 200, players: int = 10) -> None:
             spent += time.process_time() - started
             rounds += 1
 
-    transition._prospects = timed  # type: ignore[assignment]
+    transition.prospect_alerts = timed  # type: ignore[assignment]
     try:
         cpu = time.process_time()
         rate = core_only(events)
         cpu = time.process_time() - cpu
     finally:
-        transition._prospects = prospects  # type: ignore[assignment]
+        transition.prospect_alerts = prospects  # type: ignore[assignment]
     print(f"{tournaments} round robins of {players} players, {len(events)} messages")
     print(f"core_only: {rate:.0f} msg/s wall, {len(events) / cpu:.0f} msg/s CPU")
     print(
