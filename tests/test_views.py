@@ -96,8 +96,27 @@ def test_player_card_carries_the_norm_with_its_alert() -> None:
     assert gm.achieved
     assert gm.in_force
     assert gm.alert_id == norm.alert_id
-    assert gm.evidence == norm.evidence
+    assert gm.alert_round == norm.round == 9
+    assert gm.evidence == gm.alert_evidence == norm.evidence
     assert [n.title for n in card.norms] == ["GM"]  # an IM lacks only the GM norm
+
+
+def test_player_card_gives_the_evidence_of_the_alert_in_force_beside_its_id() -> None:
+    """seeds/swiss-11r-secured-2013.trf: IM Dumitrescu's GM norm is secured after round 9
+    of 11 (1.42f: 6½/9, Ra 2536, Rp 2702, counted as 10 games) and stays in force; after
+    round 11 the best attempt is another record. The card names the alert's round and
+    carries its evidence, as the alert does, beside the best attempt now (issue 12, item 9:
+    evidence and id of one alert)."""
+    state, alerts = replayed("swiss-11r-secured-2013.trf")
+    (norm,) = [a for a in alerts if isinstance(a, ev.NormAchieved) and a.title == "GM"]
+    assert norm.round == 9
+    card = player_card(state, norm.player.rank)
+    assert card.round == 11
+    (gm,) = [n for n in card.norms if n.title == "GM"]
+    assert (gm.in_force, gm.alert_id, gm.alert_round) == (True, norm.alert_id, 9)
+    assert gm.alert_evidence == norm.evidence
+    assert (gm.alert_evidence.performance, gm.alert_evidence.average_rating) == (2702, 2536)
+    assert gm.evidence != norm.evidence  # the best attempt after round 11 is another
 
 
 def test_player_card_of_a_near_miss_says_what_is_missing() -> None:
@@ -107,6 +126,8 @@ def test_player_card_of_a_near_miss_says_what_is_missing() -> None:
     assert not gm.achieved
     assert not gm.in_force
     assert gm.alert_id is None
+    assert gm.alert_round is None
+    assert gm.alert_evidence is None
     assert any(not r.met for r in gm.evidence.requirements)
 
 

@@ -29,8 +29,9 @@ from datetime import date
 from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
-from tracker.alerts import evidence, facts_digest, norm_alert_id, player_ref
+from tracker.alerts import evidence, player_ref
 from tracker.evaluation import context, verdict_for
+from tracker.norm_in_force import alert_in_force, norm_alert_id_at
 from tracker.norms import Verdict
 from tracker.secured import conditions
 from tracker.state import TournamentState
@@ -354,32 +355,9 @@ def _attempt(
         up_to = state.announced
     verdict = verdict_for(state, rank, title, up_to)
     alert = state.sent.get(f"norm:{rank}:{title.value}")
-    if alert is not None and _alert_id(state, rank, title, up_to, verdict) != alert:
+    if alert is not None and norm_alert_id_at(state, rank, title, up_to, verdict) != alert:
         alert = None
     return up_to, verdict, alert
-
-
-def alert_in_force(
-    state: TournamentState, rank: int, title: Title
-) -> tuple[int, Verdict, str] | None:
-    """The round, verdict and id of the ``norm_achieved`` alert in force for the player and
-    title: the finished round whose verdict makes the alert's id again (the id rests on the
-    round and the facts of the norm, :func:`tracker.alerts.norm_alert_id`). ``None`` when no
-    alert is in force, or when the facts of the alert's games were corrected after it was
-    made (the alert then stands, but no round reproduces its evidence)."""
-    alert = state.sent.get(f"norm:{rank}:{title.value}")
-    if alert is None:
-        return None
-    for number in range(state.announced, 0, -1):
-        verdict = verdict_for(state, rank, title, number)
-        if verdict.achieved and _alert_id(state, rank, title, number, verdict) == alert:
-            return number, verdict, alert
-    return None
-
-
-def _alert_id(state: TournamentState, rank: int, title: Title, number: int, v: Verdict) -> str:
-    previous = state.sent.get(f"previous:norm:{rank}:{title.value}", "")
-    return norm_alert_id(state.tournament.id, rank, title.value, number, facts_digest(v), previous)
 
 
 __all__ = [
@@ -390,7 +368,6 @@ __all__ = [
     "Field",
     "NoNorm",
     "NormCertificate",
-    "alert_in_force",
     "certificate",
     "event_facts",
     "event_fields",

@@ -28,6 +28,7 @@ from tracker.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.evaluation import PlayerRound, norm_event, verdict_for
 from tracker.evaluation import standings as evaluate_standings
 from tracker.fide_tables import average_half_up, dp, percentage_of_half_points
+from tracker.norm_in_force import alert_in_force
 from tracker.norms import Cell
 from tracker.prospects import Outlook
 from tracker.secured import norm_secured
@@ -105,6 +106,12 @@ class NormStatus(_View):
     in_force: bool
     """Announced by a ``norm_achieved`` alert and not revoked since."""
     alert_id: str | None
+    alert_round: int | None = None
+    """The round after which the alert in force was made (``None``: none in force)."""
+    alert_evidence: ev.NormEvidence | None = None
+    """The evidence of the alert in force, as the alert carries it: the ``evidence`` above
+    is the best attempt after the card's round, which may be another (a norm secured after
+    round 9 of 11 is still in force after round 11)."""
     evidence: ev.NormEvidence
     contention: str | None = None
     """Before the last round: ``possible``, ``secured`` or ``out_of_reach`` (see
@@ -261,6 +268,7 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
             verdict = verdict_for(state, rank, title, up_to)
             floor = state.title_rules.rating_floor[title]
             alert = state.sent.get(f"norm:{rank}:{title.value}")
+            made = alert_in_force(state, rank, title) if alert is not None else None
             outlook = None
             if view is not None:
                 secured = norm_secured(
@@ -273,6 +281,8 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
                     achieved=verdict.achieved,
                     in_force=alert is not None,
                     alert_id=alert,
+                    alert_round=made[0] if made else None,
+                    alert_evidence=evidence(made[1], made[1].raised, floor) if made else None,
                     evidence=evidence(verdict, verdict.raised, floor),
                     contention=outlook.status.value if outlook else None,
                     prospect=prospect_detail(outlook)
