@@ -90,6 +90,26 @@ class Problem(Exception):
         self.status = status
 
 
+def _title(text: str | None) -> Title | None:
+    """The ``title`` query parameter, in any case as ``--title`` takes it (``gm`` is GM)."""
+    if not text:
+        return None
+    try:
+        return Title(text.upper())
+    except ValueError:
+        known = ", ".join(t.value for t in Title)
+        raise Problem(400, f"title: {text!r} is not a title ({known})") from None
+
+
+def _round(text: str | None) -> int | None:
+    """The ``round`` query parameter: a round number."""
+    if not text:
+        return None
+    if not text.isdigit():
+        raise Problem(400, f"round: {text!r} is not a round number")
+    return int(text)
+
+
 def _json(body: str | bytes, status: int = 200) -> aioweb.Response:
     data = body.encode() if isinstance(body, str) else body
     return aioweb.Response(
@@ -193,11 +213,8 @@ def register(app: Any, settings: Settings, source: Any, processor: Processor) ->
         rank = rank_of(state, match["player"])
         query = request.query
         fmt = query.get("format", "json")
-        try:
-            title = Title(query["title"]) if query.get("title") else None
-            up_to = int(query["round"]) if query.get("round") else None
-        except ValueError as exc:
-            raise Problem(400, f"title or round: {exc}") from None
+        title = _title(query.get("title"))
+        up_to = _round(query.get("round"))
         if fmt not in ("json", "html", "pdf"):
             raise Problem(400, f"format: {fmt!r} is not json, html or pdf")
         try:

@@ -89,6 +89,9 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
         wiring, f"/api/tournaments/{TID}/players/14/certificate?format=pdf"
     )
     assert (status, kind) == (200, "application/pdf")
+    status, _, body = await fetch(wiring, f"{cert}?title=gm&round=9")  # any case, as --title
+    assert status == 200
+    assert (json.loads(body)["title"], json.loads(body)["rounds_considered"]) == ("GM", 9)
 
 
 @pytest.mark.parametrize(
@@ -97,7 +100,9 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
         ("/api/tournaments/nope", 404, "tournament_id: no tournament 'nope'"),
         (f"/api/tournaments/{TID}/players/77", 404, "player: no player"),
         (f"/api/tournaments/{TID}/players/14/certificate?format=doc", 400, "format"),
-        (f"/api/tournaments/{TID}/players/14/certificate?title=XX", 400, "title"),
+        (f"/api/tournaments/{TID}/players/14/certificate?title=XX", 400, "title: 'XX' is not"),
+        (f"/api/tournaments/{TID}/players/14/certificate?round=x", 400, "round: 'x' is not"),
+        (f"/api/tournaments/{TID}/players/14/certificate?title=im", 404, "title: "),
         (f"/api/tournaments/{TID}/players/14/certificate?round=12", 404, "not a finished"),
         (f"/api/tournaments/{TID}/players/3/certificate", 404, "can gain no norm title"),
         ("/api/alerts?since=x", 400, "since"),
