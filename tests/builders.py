@@ -20,11 +20,13 @@ PRE_2009 = title_rules_named("fide-pre-2009")
 FIDE_2024 = title_rules_named("fide-2024")
 FIDE_2009R2012 = title_rules_named("fide-2009r2012")
 FIDE_2009R2017 = title_rules_named("fide-2009r2017")
+FIDE_2009R2022 = title_rules_named("fide-2009r2022")
 START = {
     "fide-pre-2009": date(2008, 5, 1),
     "fide-2009": date(2011, 5, 1),
     "fide-2009r2012": date(2013, 5, 1),
     "fide-2009r2017": date(2019, 5, 1),
+    "fide-2009r2022": date(2023, 5, 1),
     "fide-2024": date(2025, 5, 1),
 }
 """A start date in force for each title edition and revision, by name."""

@@ -10,7 +10,14 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2009R2012, FIDE_2009R2017, climber_events, replayed
+from tests.builders import (
+    FIDE_2009,
+    FIDE_2009R2012,
+    FIDE_2009R2017,
+    FIDE_2009R2022,
+    climber_events,
+    replayed,
+)
 from tests.test_views import replayed as replayed_seed
 from tracker import events as ev
 from tracker.certificate import certificate
@@ -29,7 +36,9 @@ from tracker.titles import Title
         (date(2012, 7, 1), "fide-2009r2012"),
         (date(2017, 6, 30), "fide-2009r2012"),
         (date(2017, 7, 1), "fide-2009r2017"),
-        (date(2023, 12, 31), "fide-2009r2017"),
+        (date(2022, 6, 30), "fide-2009r2017"),
+        (date(2022, 7, 1), "fide-2009r2022"),
+        (date(2023, 12, 31), "fide-2009r2022"),
         (date(2024, 1, 1), "fide-2024"),
     ],
 )
@@ -41,7 +50,10 @@ def test_the_revisions_change_only_their_amendments() -> None:
     assert (FIDE_2009.unrated_rating, FIDE_2009.rating_title_min_games) == (1200, None)
     assert (FIDE_2009R2012.unrated_rating, FIDE_2009R2012.rating_title_min_games) == (1000, None)
     assert (FIDE_2009R2017.unrated_rating, FIDE_2009R2017.rating_title_min_games) == (1000, 30)
-    for revision in (FIDE_2009R2012, FIDE_2009R2017):
+    assert (FIDE_2009R2022.unrated_rating, FIDE_2009R2022.rating_title_min_games) == (1000, 30)
+    assert (FIDE_2009.event_type_swiss, FIDE_2009R2017.event_type_swiss) == (None, None)
+    assert FIDE_2009R2022.event_type_swiss == (40, 2000)  # 1.5.6, norms after 30 June 2022
+    for revision in (FIDE_2009R2012, FIDE_2009R2017, FIDE_2009R2022):
         assert revision.articles == FIDE_2009.articles
         assert revision.performance_min == FIDE_2009.performance_min
         assert revision.mo_weights == FIDE_2009.mo_weights

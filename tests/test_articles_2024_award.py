@@ -153,13 +153,22 @@ def test_1_3_unknown_game_count_reports_the_level_and_says_so() -> None:
         pytest.param(date(2024, 5, 1), (), System.ROUND_ROBIN, False, "", id="plain-rr"),
         pytest.param(date(2024, 5, 1), (), System.SWISS, False, "", id="small-swiss"),
         pytest.param(
-            date(2023, 5, 1),
+            date(2022, 6, 30),
             (EventKind.NATIONAL_CHAMPIONSHIP_FINAL,),
             System.ROUND_ROBIN,
             None,
             "",
             id="2009-no-rule",
         ),
+        pytest.param(
+            date(2022, 7, 1),
+            (EventKind.NATIONAL_CHAMPIONSHIP_FINAL,),
+            System.ROUND_ROBIN,
+            True,
+            "1.5.6: the final stage of a national championship",
+            id="2009r2022-norm-after-30-june-2022",
+        ),
+        pytest.param(date(2023, 5, 1), (), System.ROUND_ROBIN, False, "", id="2009r2022-plain"),
     ],
 )
 def test_1_5_6_event_type_flag_on_the_norm(
@@ -169,6 +178,9 @@ def test_1_5_6_event_type_flag_on_the_norm(
     expected: bool | None,
     reason: str,
 ) -> None:
+    """1.5.6 of 2024: an application with a norm achieved after 30 June 2022 needs one norm
+    from the events it lists; the flag says whether this event is one (``None``: a norm
+    before 1 July 2022, the rule does not reach it; ``fide-2009r2022`` from 1 July 2022)."""
     flags = norm_flags(norm_event(start=start, kinds=kinds, system=system))
     assert flags.event_type_1_5_6 is expected
     assert flags.event_type_reason == reason

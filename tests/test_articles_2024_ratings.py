@@ -113,7 +113,7 @@ def test_1_4_6a_without_game_date_ratings_the_list_at_the_start_is_used() -> Non
 def test_1_4_6a_2009_always_uses_the_list_at_the_start() -> None:
     """The 2009 edition (1.46b) reads the list at the start, whatever the event's length."""
     state = run(date(2023, 7, 1), start=date(2023, 5, 1))
-    assert state.title_rules.name == "fide-2009r2017"  # the 2009 text, revised in 2017
+    assert state.title_rules.name == "fide-2009r2022"  # the 2009 text with its revisions
     assert verdict_for(state, 1, Title.GM, 9).average == 2450
 
 

@@ -16,7 +16,7 @@ from datetime import date
 
 import pytest
 
-from tests.builders import FIDE_2009, FIDE_2009R2017, FIDE_2024, Opp, check, player, verdict
+from tests.builders import FIDE_2009, FIDE_2009R2022, FIDE_2024, Opp, check, player, verdict
 from tracker.editions import TitleRules, title_rules_in_force
 from tracker.norms import Cell, Context, Verdict, evaluate
 from tracker.results import Code
@@ -51,7 +51,7 @@ def judge(opponents: list[Opp], rules: TitleRules, title: str = "GM", **kw: obje
 @pytest.mark.parametrize(
     ("on", "rules"),
     [
-        (date(2023, 12, 31), FIDE_2009R2017),
+        (date(2023, 12, 31), FIDE_2009R2022),
         (date(2024, 1, 1), FIDE_2024),
         (date(2026, 5, 1), FIDE_2024),
     ],

@@ -9,15 +9,17 @@ organiser names one.
 ('fide-pre-2009', 'fide-2009')
 >>> title_rules_in_force(date(2012, 6, 30)).name, title_rules_in_force(date(2012, 7, 1)).name
 ('fide-2009', 'fide-2009r2012')
->>> title_rules_in_force(date(2017, 7, 1)).name, title_rules_in_force(date(2023, 12, 31)).name
+>>> title_rules_in_force(date(2017, 7, 1)).name, title_rules_in_force(date(2022, 6, 30)).name
 ('fide-2009r2017', 'fide-2009r2017')
+>>> title_rules_in_force(date(2022, 7, 1)).name, title_rules_in_force(date(2023, 12, 31)).name
+('fide-2009r2022', 'fide-2009r2022')
 >>> title_rules_in_force(date(2024, 1, 1)).name
 'fide-2024'
 
 Between 2009 and 2024 the amendments that can be sourced are dated revisions of the 2009
-edition (``fide-2009r2012``, ``fide-2009r2017``; see :mod:`tracker.editions.titles_2009`);
-each is selectable by name like the editions, and ``fide-2009`` stays the 2009 text as
-published.
+edition (``fide-2009r2012``, ``fide-2009r2017``, ``fide-2009r2022``; see
+:mod:`tracker.editions.titles_2009`); each is selectable by name like the editions, and
+``fide-2009`` stays the 2009 text as published.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from tracker.editions.titles_2009 import (
     FIDE_2009,
     FIDE_2009R2012,
     FIDE_2009R2017,
+    FIDE_2009R2022,
     TitleRules2009,
 )
 from tracker.editions.titles_2024 import FIDE_2024
@@ -41,6 +44,7 @@ TITLE_EDITIONS: tuple[TitleRules, ...] = (
     FIDE_2009,
     FIDE_2009R2012,
     FIDE_2009R2017,
+    FIDE_2009R2022,
     FIDE_2024,
 )
 """Known title editions and dated revisions, oldest first."""
@@ -61,8 +65,9 @@ def describe_editions() -> str:
     >>> describe_editions()  # doctest: +NORMALIZE_WHITESPACE
     'fide-pre-2009 (before 2009-07-01), fide-2009 (from 2009-07-01),
      fide-2009r2012 (from 2012-07-01: unrated opponents at 1000), fide-2009r2017 (from
-     2017-07-01: unrated opponents at 1000, 30 rated games for titles by rating), fide-2024
-     (from 2024-01-01)'
+     2017-07-01: unrated opponents at 1000, 30 rated games for titles by rating),
+     fide-2009r2022 (from 2022-07-01: unrated opponents at 1000, 30 rated games for titles
+     by rating, 1.5.6 event types), fide-2024 (from 2024-01-01)'
     """
     first, *later = TITLE_EDITIONS
     parts = [f"{first.name} (before {later[0].in_force_from.isoformat()})"]

@@ -374,11 +374,26 @@ class TitleRules2009:
     event_type_swiss: tuple[int, int] | None = None
     """1.5.6 of 2024: a Swiss with at least this many participants averaging at least this
     rating in every round is one of the events an application needs a norm from. ``None``:
-    the edition has no 1.5.6 (2009)."""
+    the edition has no 1.5.6 (norms before 1 July 2022)."""
 
     def event_type_1_5_6(self, t: Tournament, strong_every_round: bool) -> str | None:
-        """1.5.6 of 2024: why the event is of a type an application needs one norm from, or
-        ``None``. Only editions with :attr:`event_type_swiss` have the rule."""
+        """1.5.6 of 2024: an application with a norm after 30 June 2022 needs one norm from a
+        strong Swiss (see :attr:`event_type_swiss`), the Olympiad, a GSC event qualifying to
+        the Candidates, an event qualifying directly to the World Cup, an individual event
+        under the EVE regulations or the final stage of a national individual championship.
+        Why the event is of such a type, or ``None``; always ``None`` in an edition without
+        the rule (:attr:`event_type_swiss` ``None``: before 1 July 2022)."""
+        if self.event_type_swiss is None:
+            return None
+        if t.system is System.SWISS and strong_every_round:
+            players, average = self.event_type_swiss
+            return (
+                f"1.5.6: Swiss with at least {players} participants averaging at least "
+                f"{average} in every round"
+            )
+        for kind, what in _EVENT_TYPES_1_5_6:
+            if kind in t.kinds:
+                return f"1.5.6: {what}"
         return None
 
     # -- 1.46/1.47/1.48 ratings ------------------------------------------------------------
@@ -457,6 +472,15 @@ def days(t: Tournament) -> int:
     return (end - t.start_date).days + 1
 
 
+_EVENT_TYPES_1_5_6 = (
+    (EventKind.OLYMPIAD, "the Chess Olympiad"),
+    (EventKind.CANDIDATES_QUALIFIER, "a GSC event qualifying directly to the Candidates"),
+    (EventKind.WORLD_CUP_QUALIFIER, "a tournament qualifying directly to the World Cup"),
+    (EventKind.EVE_EVENT, "an individual tournament under the EVE regulations"),
+    (EventKind.NATIONAL_CHAMPIONSHIP_FINAL, "the final stage of a national championship"),
+)
+
+
 FIDE_2009 = TitleRules2009()
 
 # -- dated revisions ----------------------------------------------------------------------
@@ -495,3 +519,23 @@ FIDE_2009R2017 = dataclasses.replace(
 at that time have played at least 30 rated games". Read as a rule of events starting on or
 after 1 July 2017, the day the 2017 regulations took effect (the edition is chosen by the
 start date, 1.53)."""
+
+FIDE_2009R2022 = dataclasses.replace(
+    FIDE_2009R2017,
+    name="fide-2009r2022",
+    description=(
+        "FIDE Title Regulations B.01 of 1 July 2009, with the rating floor of 1000 (1.46d, "
+        "1 July 2012), 30 rated games for titles by rating (1.3, 1 July 2017) and the event "
+        "types of 1.5.6 for norms after 30 June 2022"
+    ),
+    in_force_from=date(2022, 7, 1),
+    amendments=(
+        "unrated opponents at 1000, 30 rated games for titles by rating, 1.5.6 event types"
+    ),
+    event_type_swiss=(40, 2000),
+)
+"""1.5.6 of the 2024 text reaches back: "if an application includes at least one norm
+achieved after 30 June 2022", one of its norms must come from a strong Swiss or one of the
+events it lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``)
+as a 2024 norm does, with the 2024 list (the 2022 wording is not in the reference). Reading:
+the event's start date decides, as for the edition (1.53)."""

@@ -227,31 +227,5 @@ class TitleRules2024(TitleRules2009):
         """1.4.6 sets no maximum number of unrated opponents (2009's 1.46a is gone)."""
         return None
 
-    # -- 1.5.6 the type of event ----------------------------------------------------------------
-
-    def event_type_1_5_6(self, t: Tournament, strong_every_round: bool) -> str | None:
-        """1.5.6: an application with a norm after 30 June 2022 needs one norm from a strong
-        Swiss (see :attr:`event_type_swiss`), the Olympiad, a GSC event qualifying to the
-        Candidates, an event qualifying directly to the World Cup, an individual event under
-        the EVE regulations or the final stage of a national individual championship."""
-        if t.system is System.SWISS and strong_every_round:
-            players, average = self.event_type_swiss or (0, 0)
-            return (
-                f"1.5.6: Swiss with at least {players} participants averaging at least "
-                f"{average} in every round"
-            )
-        for kind, what in _EVENT_TYPES_1_5_6:
-            if kind in t.kinds:
-                return f"1.5.6: {what}"
-        return None
-
-
-_EVENT_TYPES_1_5_6 = (
-    (EventKind.OLYMPIAD, "the Chess Olympiad"),
-    (EventKind.CANDIDATES_QUALIFIER, "a GSC event qualifying directly to the Candidates"),
-    (EventKind.WORLD_CUP_QUALIFIER, "a tournament qualifying directly to the World Cup"),
-    (EventKind.EVE_EVENT, "an individual tournament under the EVE regulations"),
-    (EventKind.NATIONAL_CHAMPIONSHIP_FINAL, "the final stage of a national championship"),
-)
 
 FIDE_2024 = TitleRules2024()
