@@ -146,7 +146,9 @@ def test_federations_not_on_fides_list_are_refused(
     assert_refused({**event, field: code}, field, "is not a federation code")
 
 
-@pytest.mark.parametrize("code", ["ROU", "GER", "FID", "NON", "ENG", "TPE", "YUG"])
+@pytest.mark.parametrize(
+    "code", ["ROU", "GER", "FID", "NON", "ENG", "TPE", "YUG", "TGA", "VAN", "KOS", "IOM"]
+)
 def test_federation_codes_on_the_list_are_accepted(code: str) -> None:
     player = accepted({**PLAYER, "federation": code})
     assert isinstance(player, ev.PlayerRegistered)

@@ -2,11 +2,14 @@
 the codes real files of earlier years still carry.
 
 Source: FIDE's list of member federations with their three-letter codes, as the FIDE rating
-site (https://ratings.fide.com, the federation filter of the rating list) and the FIDE
-Directory show them. The list below was written out by hand from that list (this project has
-no internet access to fetch it), by country name as FIDE spells it; check it against the rating
-site when FIDE admits or renames a federation, and add the code here (the contract refuses
-any other code, naming the field).
+site shows them (https://ratings.fide.com/top_federations.phtml, the federation filter of the
+rating list). The list below was written out by hand by country name as FIDE spells it (this
+project has no internet access to fetch it), then checked code by code against a public
+copy of that table (lichess's federation names, taken from the same page): it added Tonga
+(TGA) and Vanuatu (VAN); Benin (BEN), Congo (CGO) and DPR Korea (PRK), which that copy lacks,
+are kept, since refusing a real player's federation is worse than accepting a dormant one.
+Check it against the rating site when FIDE admits or renames a federation, and add the code
+here (the contract refuses any other code, naming the field).
 
 >>> is_federation("ROU"), is_federation("FID"), is_federation("NON")
 (True, True, True)
@@ -204,6 +207,7 @@ MEMBERS: MappingProxyType[str, str] = MappingProxyType(
         "SYR": "Syria",
         "TAN": "Tanzania",
         "THA": "Thailand",
+        "TGA": "Tonga",
         "TJK": "Tajikistan",
         "TKM": "Turkmenistan",
         "TLS": "Timor-Leste",
@@ -218,6 +222,7 @@ MEMBERS: MappingProxyType[str, str] = MappingProxyType(
         "URU": "Uruguay",
         "USA": "United States of America",
         "UZB": "Uzbekistan",
+        "VAN": "Vanuatu",
         "VEN": "Venezuela",
         "VIE": "Vietnam",
         "VIN": "Saint Vincent and the Grenadines",
