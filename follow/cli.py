@@ -176,7 +176,9 @@ def cmd_follow(args: argparse.Namespace) -> int:
         )
     except KeyboardInterrupt:
         return 0
-    return 1 if args.once and (follower.held or follower.failed) else 0
+    if args.once and follower.failed:
+        return 2  # as every Kafka command whose broker cannot be reached
+    return 1 if args.once and follower.held else 0
 
 
 def _start_list(path: str) -> tuple[Any, Any]:

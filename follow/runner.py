@@ -90,6 +90,8 @@ class Follower:
         """Whether the arbiter's file as last read was not taken."""
         self.failed = False
         """Whether the destination failed on the last try."""
+        self.once = False
+        """Whether this run polls once (a failed destination is then not tried again)."""
         self.games: dict[int, list[BroadcastGame]] = {}
         self._registered: list[ev.InputEvent] | None = None
         self.reported: set[str] = set()
@@ -103,6 +105,7 @@ class Follower:
     ) -> None:
         """Poll until stopped: after one poll of every source (``once``), after ``idle``
         seconds without a change, or once the tracker has finished the last round."""
+        self.once = once
         try:
             while True:
                 await self.poll()
@@ -164,7 +167,8 @@ class Follower:
     def _unavailable(self, exc: SinkError) -> None:
         """The destination failed: report it, read back what arrived before sending again,
         and take every source's current bytes as new on the next poll."""
-        self._report(None, Report("info", f"the destination failed ({exc}); trying again"))
+        again = "" if self.once else "; trying again"
+        self._report(None, Report("info", f"the destination failed ({exc}){again}"))
         self.failed = True
         self.ledger = None
         for poll in (self.trf, *self.pgns):
