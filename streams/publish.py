@@ -15,14 +15,15 @@ from streams.kafka import ensure_topics, started
 from streams.records import encode_input
 from streams.settings import Settings
 from tracker import events as ev
-from tracker.replay import read_bytes, with_rounds
+from tracker.replay import read_bytes, with_overrides
 
 
 def load(path: str | Path, rounds: int | None = None) -> list[ev.InputEvent]:
     """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable);
     ``rounds``: the planned number of rounds, overriding the file's."""
     file = Path(path)
-    return [s.event for s in with_rounds(read_bytes(file.read_bytes(), file.name), rounds)]
+    events = read_bytes(file.read_bytes(), file.name)
+    return [s.event for s in with_overrides(events, rounds=rounds)]
 
 
 def round_of(event: ev.InputEvent) -> int:

@@ -24,7 +24,7 @@ from tests.test_articles_eligibility import events as category_events
 from tracker import events as ev
 from tracker.certificate import certificate
 from tracker.certificate_html import render as html
-from tracker.replay import Replay, read_events, with_edition
+from tracker.replay import Replay, read_events, with_overrides
 from tracker.report import check_lines, story
 from tracker.state import TournamentState
 from tracker.views import player_card, standings
@@ -77,7 +77,7 @@ def seed_under(name: str, edition: str) -> tuple[TournamentState, list[ev.Output
     path = SEEDS / name
     run = Replay()
     alerts: list[ev.OutputEvent] = []
-    for item in with_edition(read_events(path.read_text(encoding="utf-8"), name), edition):
+    for item in with_overrides(read_events(path.read_text(encoding="utf-8"), name), edition):
         alerts += run.feed(item)
     return next(iter(run.states.values())), alerts
 

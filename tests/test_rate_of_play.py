@@ -18,7 +18,7 @@ import pytest
 from tracker import events as ev
 from tracker.cli import main
 from tracker.rate_of_play import Pace, classify, minutes_for_60_moves, rating_minimum
-from tracker.replay import Sourced, read_events, replay, with_edition
+from tracker.replay import Sourced, read_events, replay, with_overrides
 
 SEEDS = Path(__file__).resolve().parents[1] / "seeds"
 
@@ -36,7 +36,7 @@ def seed(name: str, **records: str) -> str:
 
 
 def alerts(text: str, edition: str | None = None) -> list[ev.OutputEvent]:
-    return list(replay(with_edition(read_events(text, "x.trf"), edition)))
+    return list(replay(with_overrides(read_events(text, "x.trf"), edition)))
 
 
 def kinds(found: list[ev.OutputEvent]) -> Counter[str]:

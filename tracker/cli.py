@@ -29,8 +29,7 @@ from tracker.replay import (
     Sourced,
     read_bytes,
     render,
-    with_edition,
-    with_rounds,
+    with_overrides,
 )
 from tracker.report import check_lines
 from tracker.state import TournamentState
@@ -64,7 +63,7 @@ def _load(path: str, edition: str | None, rounds: int | None = None) -> list[Sou
         data = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it: {_why(exc)}") from None
-    return with_rounds(with_edition(read_bytes(data, file.name), edition), rounds)
+    return with_overrides(read_bytes(data, file.name), edition, rounds)
 
 
 def _write(path: str, data: bytes) -> None:

@@ -91,25 +91,21 @@ def _jsonl(text: str, name: str) -> Iterator[Sourced]:
             raise InputError(f"{name}:{number}: {exc}") from None
 
 
-def with_edition(events: Iterable[Sourced], edition: str | None) -> list[Sourced]:
-    """Force a regulation edition on every tournament of the stream."""
-    if edition is None:
+def with_overrides(
+    events: Iterable[Sourced], edition: str | None = None, rounds: int | None = None
+) -> list[Sourced]:
+    """Override what every tournament registration of the stream says: the regulation
+    ``edition`` (``--edition``) and the number of planned ``rounds`` (``--rounds``: the
+    number the file does not state, or states wrongly). ``None`` keeps the file's."""
+    update: dict[str, object] = {}
+    if edition is not None:
+        update["edition"] = edition
+    if rounds is not None:
+        update["planned_rounds"] = rounds
+    if not update:
         return list(events)
     return [
-        Sourced(s.event.model_copy(update={"edition": edition}), s.where)
-        if isinstance(s.event, ev.TournamentRegistered)
-        else s
-        for s in events
-    ]
-
-
-def with_rounds(events: Iterable[Sourced], rounds: int | None) -> list[Sourced]:
-    """Give every tournament of the stream ``rounds`` planned rounds (``--rounds``): the
-    number the file does not state, or states wrongly."""
-    if rounds is None:
-        return list(events)
-    return [
-        Sourced(s.event.model_copy(update={"planned_rounds": rounds}), s.where)
+        Sourced(s.event.model_copy(update=update), s.where)
         if isinstance(s.event, ev.TournamentRegistered)
         else s
         for s in events
