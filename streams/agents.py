@@ -86,10 +86,8 @@ class Tracker:
         """Held while a message (or a partition) is being handled: the agent and the
         watchdog take turns."""
         self.declared = False
-        self.delivered = 0.0
-        """When Faust last delivered a message, of any partition (``time.monotonic()``)."""
         self.delivered_at: dict[int, float] = {}
-        """The same per partition."""
+        """When Faust last delivered a message of each partition (``time.monotonic()``)."""
         self.current: tuple[int, int] | None = None
         """The message being handled (partition, offset)."""
 
@@ -263,7 +261,7 @@ class Tracker:
     ) -> None:
         """A message as Faust delivers it."""
         proc = self.processor
-        self.delivered = self.delivered_at[partition] = time.monotonic()
+        self.delivered_at[partition] = time.monotonic()
         if proc.already_handled(partition, offset):
             return
         if proc.needs_rebuild(partition, offset):

@@ -245,10 +245,6 @@ class Processor:
             return refuse("tournament_id", f"tournament {tid!r} lives on partition {known}")
         return Parsed(event, key_text, partition, offset, value)
 
-    def needs_restore(self, tid: str) -> bool:
-        """Whether the tournament's earlier history must be read from the input first."""
-        return tid in self.archived
-
     def unknown(self, tid: str) -> bool:
         """Neither live nor waiting to be replayed (maybe retired: look its record up)."""
         return tid not in self.states and tid not in self.pending
@@ -809,8 +805,7 @@ def _text(key: bytes | str) -> str:
 def _key_offset(key: bytes | str | None, default: int) -> int:
     if key is None:
         return default
-    text = key.decode("utf-8", "replace") if isinstance(key, bytes) else key
-    tail = text.partition("@")[2]
+    tail = _text(key).partition("@")[2]
     return int(tail) if tail.isdigit() else default
 
 

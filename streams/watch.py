@@ -151,7 +151,7 @@ class Watchdog:
             # skipped.
             skipped = read is not None and read >= (handled or 0)
             quiet = now - max(since, tracker.delivered_at.get(partition, 0.0))
-            idle = now - max(since, tracker.delivered)
+            idle = now - max(since, *tracker.delivered_at.values(), 0.0)
             if not (skipped and quiet >= wait) and idle < wait:
                 continue
             quiet = max(quiet, idle)
