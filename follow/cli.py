@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import sys
 from datetime import date
 from pathlib import Path
@@ -148,6 +147,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
     if args.broker:
         try:
             from follow.broker import BrokerSink
+            from streams.kafka import quiet_clients
             from streams.settings import Settings
         except ImportError as exc:
             raise InputError(
@@ -155,8 +155,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
                 "clone, or pip install 'fide-norm-tracker[streams]'"
             ) from None
 
-        # aiokafka logs each failed connection itself; the follower says it once, its way
-        logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+        quiet_clients()
         sink = BrokerSink(Settings().with_broker(args.broker), report)
     else:
         from follow.embedded import EmbeddedSink

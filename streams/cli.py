@@ -152,10 +152,9 @@ def _kafka_failure(settings: Settings, exc: BaseException) -> int:
 
 
 def _quiet_clients() -> None:
-    """aiokafka logs each failed connection itself; the commands say it once, their way."""
-    import logging
+    from streams.kafka import quiet_clients
 
-    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+    quiet_clients()
 
 
 def cmd_worker(args: argparse.Namespace) -> int:

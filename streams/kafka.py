@@ -51,6 +51,12 @@ def unreachable(exc: BaseException) -> bool:
     )
 
 
+def quiet_clients() -> None:
+    """aiokafka logs each failed connection itself; the commands say it once, their way
+    (:class:`BrokerUnreachable`)."""
+    logging.getLogger("aiokafka").setLevel(logging.CRITICAL)
+
+
 @contextlib.asynccontextmanager
 async def started(client: Any, settings: Settings) -> AsyncIterator[Any]:
     """A started aiokafka client (consumer, producer or admin), always stopped after; a
@@ -77,7 +83,7 @@ async def _stop(client: Any) -> None:
 
 def topic_configs(settings: Settings) -> dict[str, str]:
     """Configuration of the topics the worker creates: room for its largest record."""
-    return {"max.message.bytes": str(settings.max_message_bytes + 65_536)}
+    return {"max.message.bytes": str(settings.record_room)}
 
 
 def changelog_topic(settings: Settings) -> str:
@@ -244,6 +250,7 @@ __all__ = [
     "ensure_topics",
     "partitions_of",
     "prepare",
+    "quiet_clients",
     "read_range",
     "started",
     "topic_configs",

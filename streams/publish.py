@@ -35,7 +35,7 @@ def producer(settings: Settings) -> AIOKafkaProducer:
     return AIOKafkaProducer(
         acks="all",
         linger_ms=5,
-        max_request_size=settings.max_message_bytes + 65_536,
+        max_request_size=settings.record_room,
         **settings.client_kwargs(),
     )
 

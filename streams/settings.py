@@ -187,6 +187,12 @@ class Settings(BaseSettings):
             context.load_cert_chain(self.ssl_certfile, self.ssl_keyfile)
         return context
 
+    @property
+    def record_room(self) -> int:
+        """Bytes a produce request and a topic's ``max.message.bytes`` must allow: the
+        largest record the worker writes, and 64 kB for the batch and record overhead."""
+        return self.max_message_bytes + 65_536
+
     def client_kwargs(self) -> dict[str, Any]:
         """Connection arguments for plain aiokafka clients (publisher, alerts, repair)."""
         kwargs: dict[str, Any] = {

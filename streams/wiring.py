@@ -62,7 +62,7 @@ def make_app(settings: Settings) -> faust.App:
         # the default 1200 s would leave a worker blocked for 20 min on a lost produce reply
         producer_request_timeout=settings.producer_request_timeout,
         # room for the largest record the worker writes (a round_finished of a big open)
-        producer_max_request_size=settings.max_message_bytes + 65_536,
+        producer_max_request_size=settings.record_room,
         topic_partitions=settings.partitions,
         topic_replication_factor=settings.replication_factor,
         table_standby_replicas=settings.standby_replicas,
