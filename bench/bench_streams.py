@@ -97,7 +97,18 @@ def env_for(s: Settings) -> dict[str, str]:
 
 
 class Worker:
-    def __init__(self, kind: str, s: Settings, log: Path) -> None:
+    def __init__(
+        self,
+        kind: str,
+        s: Settings,
+        log: Path,
+        *,
+        args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+        cwd: Path = ROOT,
+    ) -> None:
+        """Start a worker of ``kind`` with ``args`` added to its command line and ``env``
+        over :func:`env_for`, in ``cwd``."""
         command = {
             "tracker": [sys.executable, "-m", "tracker", "worker", "-l", "info"],
             "ceiling": [sys.executable, __file__, "--ceiling-worker", "worker", "-l", "info"],
@@ -107,7 +118,11 @@ class Worker:
         self.log = log
         self.wall_start = time.time()
         self.proc = subprocess.Popen(
-            command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env_for(s), cwd=ROOT
+            [*command, *args],
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            env={**env_for(s), **(env or {})},
+            cwd=cwd,
         )
 
     def text(self) -> str:
