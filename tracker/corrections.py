@@ -157,8 +157,8 @@ class _Correction:
             was, now = self.old.view(number), self.new.view(number)
             assert was is not None
             assert now is not None
-            then = summary_fields(self.before, number, was.rows, _why_not(was))
-            fields = summary_fields(self.after, number, now.rows, _why_not(now))
+            then = summary_fields(self.before, number, was.rows, was.not_a_norm_event)
+            fields = summary_fields(self.after, number, now.rows, now.not_a_norm_event)
             if then == fields:
                 continue
             revises = summary_id(self.after, self.sent, number)
@@ -247,10 +247,6 @@ class _Correction:
             revoke_alert(self.after, self.last, key, self.sent, reason, self.players)
             for key in keys
         ]
-
-
-def _why_not(view: RoundView) -> str | None:
-    return None if view.gate.norms else view.gate.reason
 
 
 def _same_norm(a: MadeNorm, b: MadeNorm) -> bool:

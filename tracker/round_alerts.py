@@ -75,6 +75,11 @@ class RoundView:
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
 
     @property
+    def not_a_norm_event(self) -> str | None:
+        """Why the event gives no norms (the round summary says it), or ``None``."""
+        return None if self.gate.norms else self.gate.reason
+
+    @property
     def secured(self) -> set[Key]:
         """The norms no later round can take away."""
         if not (self.last or self.before_last_allowed):
