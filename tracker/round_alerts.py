@@ -324,14 +324,13 @@ def rating_content(state: TournamentState, view: RoundView) -> dict[str, ev.Titl
 
 
 def rating_alert(
-    state: TournamentState, player: Player, title: Title, interim: InterimRating, chain: str = ""
+    state: TournamentState, player: Player, title: Title, interim: InterimRating
 ) -> ev.TitleRatingReached:
-    """``title_rating_reached``; ``chain``: the id of the alert it replaces or follows (a
-    revocation), when it is made again."""
+    """``title_rating_reached`` under its first id (:func:`rechained` when it is made
+    again)."""
     t = state.tournament
-    parts = (t.id, "title_rating_reached", player.rank, title.value, interim.round, interim.rating)
     return ev.TitleRatingReached(
-        alert_id=alert_id(*parts, chain) if chain else alert_id(*parts),
+        alert_id=_rating_id(t.id, player.rank, title.value, interim.round, interim.rating),
         tournament_id=t.id,
         round=interim.round,
         edition=state.title_rules.name,
@@ -364,10 +363,17 @@ def rating_alerts(state: TournamentState, view: RoundView, sent: dict[str, str])
 
 
 def rechained(alert: ev.TitleRatingReached, chain: str) -> ev.TitleRatingReached:
-    """The title level under an id that also rests on ``chain``."""
-    t, p = alert.tournament_id, alert.player.rank
-    parts = (t, "title_rating_reached", p, alert.title, alert.round, alert.live_rating, chain)
-    return alert.model_copy(update={"alert_id": alert_id(*parts)})
+    """The title level under an id that also rests on ``chain``: the id of the alert it
+    replaces or follows (a revocation), when it is made again."""
+    a = alert
+    ident = _rating_id(a.tournament_id, a.player.rank, a.title, a.round, a.live_rating, chain)
+    return alert.model_copy(update={"alert_id": ident})
+
+
+def _rating_id(tid: str, rank: int, title: str, number: int, rating: int, chain: str = "") -> str:
+    """The id of a ``title_rating_reached``: the round and the rating it was reached with."""
+    parts = (tid, "title_rating_reached", rank, title, number, rating)
+    return alert_id(*parts, chain) if chain else alert_id(*parts)
 
 
 def revoke_alert(
