@@ -794,24 +794,18 @@ def to_events(trf: TrfFile, tournament_id: str | None = None) -> list[InputEvent
             )
         events.extend(round_events)
         if played and unfinished is None and not isinstance(events[-1], RoundClosed):
+            decided = {(e.white, e.black) for e in round_events if isinstance(e, GameResult)}
             unfinished = next(
                 (r, e.white, e.black)
                 for e in round_events
-                if isinstance(e, Pairing) and not _board_has_result(round_events, e)
+                if isinstance(e, Pairing) and (e.white, e.black) not in decided
             )
     return events
 
 
 def _has_board(p: TrfPlayer, r: int) -> bool:
     cell = p.cell(r)
-    return cell is not None and cell.opponent is not None
-
-
-def _board_has_result(round_events: list[InputEvent], pairing: Pairing) -> bool:
-    return any(
-        isinstance(e, GameResult) and (e.white, e.black) == (pairing.white, pairing.black)
-        for e in round_events
-    )
+    return cell is not None and cell.is_game
 
 
 def _wrap(what: str, make: Callable[..., InputEvent], **fields: object) -> InputEvent:
