@@ -120,6 +120,16 @@ def test_the_rating_list_takes_the_higher_title_and_follows_the_header_columns()
             "12345          Somebody, Some      GE  2100\n",
             "line 2, column 36: federation 'GE' is not a code",
         ),
+        (  # three letters, but no federation on FIDE's list
+            "ID Number      Name                Fed SEP26\n"
+            "12345          Somebody, Some      ZZZ 2100\n",
+            "line 2, column 36: federation 'ZZZ' is not a code",
+        ),
+        (
+            "<playerslist><player><fideid>1</fideid><name>Somebody, Some</name>"
+            "<country>ZZZ</country></player></playerslist>",
+            "player 1: federation 'ZZZ' is not a code",
+        ),
         (
             "<playerslist><player><fideid>1</fideid></player></playerslist>",
             "player 1: name is empty",

@@ -33,6 +33,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Literal
 
+from tracker.federations import is_federation
 from tracker.titles import Title
 
 
@@ -189,7 +190,7 @@ def _entry(values: dict[str, str], number: int, columns: dict[str, int] | None) 
     if not name:
         raise RatingListError(f"{where('name')}: name is empty")
     federation = values.get("federation", "").upper()
-    if not re.fullmatch(r"[A-Z]{3}", federation):
+    if not is_federation(federation):
         raise RatingListError(f"{where('federation')}: federation {federation!r} is not a code")
     sex_text = values.get("sex", "").upper()
     sex: Literal["m", "w"] | None = "m" if sex_text == "M" else "w" if sex_text == "F" else None
