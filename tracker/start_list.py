@@ -157,8 +157,7 @@ class StartList:
     def from_trf(cls, trf: TrfFile) -> StartList:
         """The players of a TRF, registered as :func:`tracker.trf.to_events` registers them
         (raises :exc:`tracker.trf.TrfError` as it does); its rounds are not read."""
-        players = tuple(dataclasses.replace(p, cells=()) for p in trf.players)
-        return cls.of(to_events(dataclasses.replace(trf, players=players), PLACEHOLDER))
+        return cls.of(to_events(trf.without_rounds(), PLACEHOLDER))
 
     @classmethod
     def from_rating_list(cls, entries: Iterable[RatingListEntry]) -> StartList:

@@ -238,6 +238,12 @@ class TrfFile:
     """In start-rank order."""
     records: tuple[TrfRecord, ...] = ()
 
+    def without_rounds(self) -> TrfFile:
+        """The file with every player's round cells emptied: its header and players alone,
+        as a start list gives them."""
+        players = tuple(dataclasses.replace(p, cells=()) for p in self.players)
+        return dataclasses.replace(self, players=players)
+
     def player(self, rank: int) -> TrfPlayer:
         for p in self.players:
             if p.rank == rank:
