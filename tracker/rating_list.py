@@ -120,6 +120,7 @@ def _read_txt(text: str) -> list[RatingListEntry]:
     if at is None:
         raise RatingListError("line 1: no header line starting with 'ID Number'")
     columns = _columns(lines[at], at + 1)
+    columns_of = {field: start + 1 for field, start, _ in columns}
     entries = []
     for number, line in enumerate(lines[at + 1 :], at + 2):
         if not line.strip():
@@ -127,7 +128,6 @@ def _read_txt(text: str) -> list[RatingListEntry]:
         values = {}
         for field, start, end in columns:
             values[field] = (line[start:end] if end is not None else line[start:]).strip()
-        columns_of = {field: start + 1 for field, start, _ in columns}
         entries.append(_entry(values, number, columns_of))
     return entries
 
