@@ -261,11 +261,9 @@ class Ledger:
 
     @property
     def finished(self) -> bool:
-        """Whether the tracker has finished the tournament's last planned round."""
-        if self.state is None:
-            return False
-        planned = self.state.tournament.planned_rounds
-        return planned is not None and self.state.announced >= planned > 0
+        """Whether the tracker has finished the tournament's last planned round (never while
+        the number of rounds is unknown)."""
+        return self.state is not None and self.state.tournament.is_last(self.state.announced)
 
     def board(self, round_: int, white: int, black: int) -> ev.Pairing | ev.GameResult | None:
         """The result, else the pairing, the tracker holds for the board of these two players
