@@ -177,10 +177,8 @@ def reduced_worker(argv: list[str], summaries: bool) -> int:
     from tracker.cli import main as tracker_main
     from tracker.evaluation import standings
 
-    def round_finished_only(state: Any, number: int, announce: bool) -> tuple[Any, list[Any]]:
+    def round_finished_only(state: Any, number: int) -> tuple[Any, list[Any]]:
         rows = standings(state, number) if summaries else ()
-        if not announce:
-            return state, []
         finished = transition._round_finished(state, number, rows)
         return dataclasses.replace(state, announced=max(state.announced, number)), [finished]
 

@@ -24,10 +24,10 @@ def test_bench_core_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) ->
 
 
 def test_the_reduced_worker_of_bench_streams_replaces_what_transition_calls() -> None:
-    """``bench_streams.reduced_worker`` swaps ``transition._evaluate(state, number,
-    announce)`` and calls ``transition._round_finished(state, number, rows)``."""
+    """``bench_streams.reduced_worker`` swaps ``transition._evaluate(state, number)`` and
+    calls ``transition._round_finished(state, number, rows)``."""
     evaluate = inspect.signature(transition._evaluate)
-    assert list(evaluate.parameters) == ["state", "number", "announce"]
+    assert list(evaluate.parameters) == ["state", "number"]
     finished = inspect.signature(transition._round_finished)
     assert list(finished.parameters)[:3] == ["state", "number", "rows"]
     rest = list(finished.parameters.values())[3:]

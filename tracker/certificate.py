@@ -30,10 +30,10 @@ from pydantic import BaseModel, ConfigDict
 
 from tracker import events as ev
 from tracker.alerts import evidence, player_ref
-from tracker.evaluation import context, verdict_for
+from tracker.evaluation import verdict_for
 from tracker.norm_in_force import alert_in_force, norm_alert_id_at
 from tracker.norms import Verdict
-from tracker.secured import conditions
+from tracker.secured import pending
 from tracker.state import TournamentState
 from tracker.titles import Title
 from tracker.views import TournamentSummary, summary
@@ -183,16 +183,12 @@ def certificate(
     last = state.tournament.is_last(number)
     if not last and not rules.may_ignore_after_norm(state.tournament):
         raise NoNorm(f"the {t.value} norm is not secured before the last round in this edition")
-    if not last:
-        cells = state.all_cells(number)
-        pending = conditions(
-            state, context(state, number, cells), rank, cells.get(rank, []), t, number
+    open_conditions = pending(state, rank, t, number)
+    if open_conditions:
+        raise NoNorm(
+            f"the {t.value} norm after round {number} is not secured before the last round: "
+            + "; ".join(f"{c.article}: {c.text}" for c in open_conditions)
         )
-        if pending:
-            raise NoNorm(
-                f"the {t.value} norm after round {number} is not secured before the last round: "
-                + "; ".join(f"{c.article}: {c.text}" for c in pending)
-            )
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[t])
     assert proof.average_rating is not None
     assert proof.performance is not None

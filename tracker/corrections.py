@@ -35,23 +35,22 @@ import dataclasses
 from types import MappingProxyType
 
 from tracker import events as ev
-from tracker.alerts import alert_id, norm_alert_id
+from tracker.alerts import alert_id
 from tracker.players import Player
 from tracker.round_alerts import (
     Emitted,
     MadeNorm,
     RoundView,
+    issue_norm,
     norm_alerts,
     prospect_alerts,
     rating_content,
     rechained,
-    record_norm,
     revoke_alert,
     revoke_norm,
     summary_fields,
     summary_id,
     view_after,
-    with_norm_id,
 )
 from tracker.state import TournamentState
 from tracker.titles import Title
@@ -157,8 +156,8 @@ class _Correction:
             was, now = self.old.view(number), self.new.view(number)
             assert was is not None
             assert now is not None
-            then = summary_fields(self.before, number, was.rows, _why_not(was))
-            fields = summary_fields(self.after, number, now.rows, _why_not(now))
+            then = summary_fields(self.before, number, was.rows, was.not_a_norm_event)
+            fields = summary_fields(self.after, number, now.rows, now.not_a_norm_event)
             if then == fields:
                 continue
             revises = summary_id(self.after, self.sent, number)
@@ -176,7 +175,7 @@ class _Correction:
         """Norms in force that no longer hold revoked; norms that changed, or are new,
         announced (as a replay of the facts announces them, under new ids)."""
         out: Emitted = []
-        t, sent, new = self.after.tournament, self.sent, self.new.norms
+        sent, new = self.sent, self.new.norms
         for key in sorted({k for k in sent if k.startswith("norm:")} | set(new), key=_order):
             rank = int(key.split(":")[1])
             if key not in new:
@@ -191,14 +190,9 @@ class _Correction:
             if key in sent and was is not None and _same_norm(was[0], norm):
                 continue
             chain = sent.get(key) or sent.get(f"revoked:{key}", "")
-            a = norm.alert
-            ident = norm_alert_id(t.id, rank, a.title, a.round, norm.digest, chain)
-            norm = with_norm_id(self.after, norm, ident, chain)
-            out.append(norm.alert)
-            if norm.ignorable is not None:
-                out.append(norm.ignorable)
-            record_norm(sent, key, ident, chain, conditional)
-            sent[f"corrected:{key}"] = ident
+            norm, alerts = issue_norm(self.after, norm, sent, chain, chain, conditional)
+            out.extend(alerts)
+            sent[f"corrected:{key}"] = norm.alert.alert_id
         return out
 
     def ratings(self) -> Emitted:
@@ -247,10 +241,6 @@ class _Correction:
             revoke_alert(self.after, self.last, key, self.sent, reason, self.players)
             for key in keys
         ]
-
-
-def _why_not(view: RoundView) -> str | None:
-    return None if view.gate.norms else view.gate.reason
 
 
 def _same_norm(a: MadeNorm, b: MadeNorm) -> bool:

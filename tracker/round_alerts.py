@@ -75,6 +75,11 @@ class RoundView:
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
 
     @property
+    def not_a_norm_event(self) -> str | None:
+        """Why the event gives no norms (the round summary says it), or ``None``."""
+        return None if self.gate.norms else self.gate.reason
+
+    @property
     def secured(self) -> set[Key]:
         """The norms no later round can take away."""
         if not (self.last or self.before_last_allowed):
@@ -125,7 +130,6 @@ def norm_alerts(
     """The norms of the round not yet in force (and those announced with conditions that
     no longer matter, again without them), then the revocation of norms in force that no
     longer hold. ``made``: filled with each norm alert made, by subject."""
-    t = state.tournament
     number = view.number
     out: Emitted = []
     event_flags = flags(state, number, view.rows) if view.norms else None
@@ -150,15 +154,11 @@ def norm_alerts(
         norm = make_norm(
             state, view, by_rank[rank].player, title, verdict, event_flags, open_conditions
         )
-        ident = norm_alert_id(t.id, rank, title.value, number, norm.digest, previous)
         # a norm a correction took back or made again may come back at the same round with
         # the same games: its ignorable games then rest on what it follows too
-        norm = with_norm_id(state, norm, ident, previous if f"corrected:{key}" in sent else "")
-        out.append(norm.alert)
-        if norm.ignorable is not None:
-            out.append(norm.ignorable)
-        # what the id rests on beside the facts: the certificate makes the id again
-        record_norm(sent, key, ident, previous, bool(open_conditions))
+        chain = previous if f"corrected:{key}" in sent else ""
+        norm, alerts = issue_norm(state, norm, sent, previous, chain, bool(open_conditions))
+        out.extend(alerts)
         if made is not None:
             made[key] = norm
     for key in sorted(k for k in sent if k.startswith("norm:")):
@@ -236,24 +236,32 @@ def make_norm(
     return MadeNorm(alert, ignorable, facts_digest(verdict))
 
 
-def with_norm_id(state: TournamentState, norm: MadeNorm, ident: str, chain: str = "") -> MadeNorm:
-    """The norm under the id ``ident``, with its ``ignorable_games`` under the id that goes
-    with it: the round and the facts of the norm, and ``chain`` (a correction's: the id
-    of the alert the norm replaces or follows), so that it is new too."""
+def issue_norm(
+    state: TournamentState,
+    norm: MadeNorm,
+    sent: dict[str, str],
+    previous: str,
+    chain: str,
+    conditional: bool,
+) -> tuple[MadeNorm, Emitted]:
+    """The norm made into alerts and put in force. Its id rests on the round and the facts
+    of the norm and on ``previous`` (the alert it replaces or the revocation it follows, so
+    that subscribers dropping seen ids do not drop it); its ``ignorable_games`` id on the
+    same and on ``chain`` (a correction's), so that it is new too. In force under
+    ``norm:<rank>:<title>`` with what the id rests on (``previous:``, for the certificate)
+    and whether it carries conditions (``conditional:``)."""
+    a = norm.alert
+    t, rank = state.tournament, a.player.rank
+    ident = norm_alert_id(t.id, rank, a.title, a.round, norm.digest, previous)
+    alert = a.model_copy(update={"alert_id": ident})
+    out: Emitted = [alert]
     ignorable = norm.ignorable
     if ignorable is not None:
-        a = norm.alert
-        parts = (state.tournament.id, "ignorable_games", a.player.rank, a.title, a.round)
+        parts = (t.id, "ignorable_games", rank, a.title, a.round)
         ident_i = alert_id(*parts, norm.digest, chain) if chain else alert_id(*parts, norm.digest)
         ignorable = ignorable.model_copy(update={"alert_id": ident_i})
-    return MadeNorm(norm.alert.model_copy(update={"alert_id": ident}), ignorable, norm.digest)
-
-
-def record_norm(
-    sent: dict[str, str], key: str, ident: str, previous: str, conditional: bool
-) -> None:
-    """The norm in force under ``key``: its id, what the id rests on (``previous:``, for
-    the certificate) and whether it carries conditions (``conditional:``)."""
+        out.append(ignorable)
+    key = f"norm:{rank}:{a.title}"
     sent[key] = ident
     if previous:
         sent[f"previous:{key}"] = previous
@@ -263,6 +271,7 @@ def record_norm(
         sent[f"conditional:{key}"] = ident
     else:
         sent.pop(f"conditional:{key}", None)
+    return MadeNorm(alert, ignorable, norm.digest), out
 
 
 def revoke_norm(
@@ -319,14 +328,13 @@ def rating_content(state: TournamentState, view: RoundView) -> dict[str, ev.Titl
 
 
 def rating_alert(
-    state: TournamentState, player: Player, title: Title, interim: InterimRating, chain: str = ""
+    state: TournamentState, player: Player, title: Title, interim: InterimRating
 ) -> ev.TitleRatingReached:
-    """``title_rating_reached``; ``chain``: the id of the alert it replaces or follows (a
-    revocation), when it is made again."""
+    """``title_rating_reached`` under its first id (:func:`rechained` when it is made
+    again)."""
     t = state.tournament
-    parts = (t.id, "title_rating_reached", player.rank, title.value, interim.round, interim.rating)
     return ev.TitleRatingReached(
-        alert_id=alert_id(*parts, chain) if chain else alert_id(*parts),
+        alert_id=_rating_id(t.id, player.rank, title.value, interim.round, interim.rating),
         tournament_id=t.id,
         round=interim.round,
         edition=state.title_rules.name,
@@ -359,10 +367,17 @@ def rating_alerts(state: TournamentState, view: RoundView, sent: dict[str, str])
 
 
 def rechained(alert: ev.TitleRatingReached, chain: str) -> ev.TitleRatingReached:
-    """The title level under an id that also rests on ``chain``."""
-    t, p = alert.tournament_id, alert.player.rank
-    parts = (t, "title_rating_reached", p, alert.title, alert.round, alert.live_rating, chain)
-    return alert.model_copy(update={"alert_id": alert_id(*parts)})
+    """The title level under an id that also rests on ``chain``: the id of the alert it
+    replaces or follows (a revocation), when it is made again."""
+    a = alert
+    ident = _rating_id(a.tournament_id, a.player.rank, a.title, a.round, a.live_rating, chain)
+    return alert.model_copy(update={"alert_id": ident})
+
+
+def _rating_id(tid: str, rank: int, title: str, number: int, rating: int, chain: str = "") -> str:
+    """The id of a ``title_rating_reached``: the round and the rating it was reached with."""
+    parts = (tid, "title_rating_reached", rank, title, number, rating)
+    return alert_id(*parts, chain) if chain else alert_id(*parts)
 
 
 def revoke_alert(
@@ -529,6 +544,7 @@ __all__ = [
     "Emitted",
     "MadeNorm",
     "RoundView",
+    "issue_norm",
     "make_norm",
     "norm_alerts",
     "prospect_alerts",
@@ -536,11 +552,9 @@ __all__ = [
     "rating_alerts",
     "rating_content",
     "rechained",
-    "record_norm",
     "revoke_alert",
     "revoke_norm",
     "summary_fields",
     "summary_id",
     "view_after",
-    "with_norm_id",
 ]

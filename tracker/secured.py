@@ -162,7 +162,7 @@ def norm_secured(
 ) -> bool:
     """Whether the achieved ``verdict`` after round ``up_to`` can no longer be taken away:
     after the last round, or before it where the edition lets later games go and nothing
-    the later rounds bring can break it (:func:`conditions`)."""
+    the later rounds bring can break it (:func:`pending`)."""
     if not verdict.achieved:
         return False
     t = state.tournament
@@ -170,11 +170,26 @@ def norm_secured(
         return True
     if not state.title_rules.may_ignore_after_norm(t):
         return False
+    return not pending(state, rank, title, up_to, cells, ctx)
+
+
+def pending(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    ctx: Context | None = None,
+) -> tuple[Condition, ...]:
+    """:func:`conditions` on the player's norm after round ``up_to`` (``cells`` and ``ctx``
+    of that round, worked out when not given); none after the last round."""
+    if state.tournament.is_last(up_to):
+        return ()
     if cells is None:
         cells = state.all_cells(up_to)
     if ctx is None:
         ctx = context(state, up_to, cells)
-    return not conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
+    return conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
 
 
-__all__ = ["Condition", "conditions", "norm_secured"]
+__all__ = ["Condition", "conditions", "norm_secured", "pending"]

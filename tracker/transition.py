@@ -491,32 +491,26 @@ def _advance(state: TournamentState) -> tuple[TournamentState, Emitted]:
     """Announce every round that has now finished, in order."""
     out: Emitted = []
     for number in range(state.announced + 1, state.finished_after(state.announced) + 1):
-        state, emitted = _evaluate(state, number, announce=True)
+        state, emitted = _evaluate(state, number)
         out.extend(emitted)
     return state, out
 
 
-def _evaluate(
-    state: TournamentState, number: int, announce: bool
-) -> tuple[TournamentState, Emitted]:
-    """The alerts after round ``number`` against those in force: norms, title levels,
-    prospects; with ``announce``, the round's ``round_finished`` first."""
+def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emitted]:
+    """Round ``number``'s ``round_finished``, then its alerts against those in force:
+    norms, title levels, prospects."""
     view = view_after(state, number)
     sent = dict(state.sent)
     out = norm_alerts(state, view, sent)
     out.extend(rating_alerts(state, view, sent))
     if view.gate.norms:
         out.extend(prospect_alerts(state, view, sent))
-    if announce:
-        why_not = None if view.gate.norms else view.gate.reason
-        finished = _round_finished(state, number, view.rows, why_not)
-        if f"round:{number}" in sent:
-            sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
-        out.insert(0, finished)  # first, then its alerts
+    finished = _round_finished(state, number, view.rows, view.not_a_norm_event)
+    if f"round:{number}" in sent:
+        sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
+    out.insert(0, finished)  # first, then its alerts
     new_state = dataclasses.replace(
-        state,
-        sent=MappingProxyType(sent),
-        announced=max(state.announced, number) if announce else state.announced,
+        state, sent=MappingProxyType(sent), announced=max(state.announced, number)
     )
     return new_state, out
 

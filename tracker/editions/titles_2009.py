@@ -186,8 +186,7 @@ class TitleRules2009:
         WFM she had not reached before (her WGM and WIM norms are still evaluated:
         :meth:`eligible_norm_titles`)."""
         held = player.title.level if player.title is not None else 0
-        gainable = _gainable(player.title, player.sex is Sex.WOMAN, _ALL)
-        return tuple(t for t in gainable if t.level > held)
+        return tuple(t for t in self.eligible_titles(player) if t.level > held)
 
     # -- 1.41 number of games ------------------------------------------------------------
 
