@@ -223,6 +223,22 @@ def test_cyrillic_names_are_told_apart() -> None:
     assert same_person("Иванов, Иван", "Ivanov, Ivan")  # the broadcast writes it in Latin
 
 
+def test_names_the_fold_cannot_read_match_nobody() -> None:
+    """A name in a script neither the ASCII fold nor the transliteration reads (Armenian,
+    Chinese) has no words: it is matched by FIDE id only, never taken for another such
+    name."""
+    names = ["Արոնյան, Լևոն", "王皓"]
+    start = StartList(
+        tuple(
+            ev.PlayerRegistered(tournament_id="t", rank=rank, name=name, federation="ARM")
+            for rank, name in enumerate(names, 1)
+        )
+    )
+    assert not same_person("Արոնյան, Լևոն", "丁立人")
+    assert start.find(Side("丁立人")).problem == "'丁立人' is not in the start list"
+    assert start.find(Side("Ivanov, Ivan")).problem == "'Ivanov, Ivan' is not in the start list"
+
+
 def test_a_fide_id_and_a_name_that_point_at_two_players_are_reported() -> None:
     start = StartList.from_trf(seed(RR))
     found = start.find(Side("Santoro, Matteo", fide_id=90000001))

@@ -103,6 +103,8 @@ def same_person(a: str, b: str) -> bool:
 
 
 def _same(x: Name, y: Name) -> bool:
+    if not x.words or not y.words:
+        return False
     if x.surname is not None and y.surname is not None:
         if not _surnames_agree(x.surname, y.surname):
             return False
@@ -112,6 +114,8 @@ def _same(x: Name, y: Name) -> bool:
 
 
 def _exact(x: Name, y: Name) -> bool:
+    if not x.words or not y.words:  # nothing the fold could read (Chinese, Armenian, …)
+        return False
     if x.surname is not None and y.surname is not None and x.surname != y.surname:
         return False
     return sorted(x.words) == sorted(y.words)
