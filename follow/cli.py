@@ -203,8 +203,6 @@ def _event(
 ) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
     with the event facts of the command line over it."""
-    import dataclasses
-
     import pydantic
 
     from tracker import events as ev
@@ -216,13 +214,13 @@ def _event(
     if start_trf is not None:
         # a start list: its header and players, not its rounds (a round robin without XNS
         # is not inferred from a start list)
-        bare = dataclasses.replace(
-            start_trf, players=tuple(dataclasses.replace(p, cells=()) for p in start_trf.players)
-        )
         try:
-            first = to_events(bare)[0]
+            first = to_events(start_trf.without_rounds())[0]
             fields = first.model_dump(exclude={"type"}, exclude_none=True)
-        except TrfError:  # no rounds planned, no date: the command line must say
+        except TrfError:
+            # only the tournament id can fail here (StartList.from_trf has run the same
+            # to_events under a placeholder id): neither XNI nor a 012 name, or an XNI the
+            # contract refuses; --tournament-id or --name must give one
             header = start_trf.header
             fields = {"name": header.name, "start_date": header.start_date}
             fields = {k: v for k, v in fields.items() if v}

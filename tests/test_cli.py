@@ -142,6 +142,16 @@ def test_edition_option_lists_the_editions_and_their_dates(
     assert "fide-2024 (from 2024-01-01)" in text
 
 
+@pytest.mark.parametrize("rounds", ["0", "100"])
+def test_rounds_outside_the_contracts_range_are_refused(
+    capsys: pytest.CaptureFixture[str], rounds: str
+) -> None:
+    with pytest.raises(SystemExit):
+        main(["replay", GM_RR_TRF, "--rounds", rounds])
+    err = capsys.readouterr().err
+    assert f"argument --rounds: {rounds} is not a number of rounds (1-99)" in err
+
+
 def test_replay_top_limits_the_standings(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "replay", GM_RR_TRF, "--top", "3")
     assert code == 0

@@ -120,6 +120,16 @@ def test_the_rating_list_takes_the_higher_title_and_follows_the_header_columns()
             "12345          Somebody, Some      GE  2100\n",
             "line 2, column 36: federation 'GE' is not a code",
         ),
+        (  # three letters, but no federation on FIDE's list
+            "ID Number      Name                Fed SEP26\n"
+            "12345          Somebody, Some      ZZZ 2100\n",
+            "line 2, column 36: federation 'ZZZ' is not a code",
+        ),
+        (
+            "<playerslist><player><fideid>1</fideid><name>Somebody, Some</name>"
+            "<country>ZZZ</country></player></playerslist>",
+            "player 1: federation 'ZZZ' is not a code",
+        ),
         (
             "<playerslist><player><fideid>1</fideid></player></playerslist>",
             "player 1: name is empty",
@@ -191,6 +201,42 @@ def test_a_name_that_fits_two_entrants_is_ambiguous_never_guessed() -> None:
     # a FIDE id decides
     assert start.find(Side("Fekete,B", fide_id=90000099)).rank == 11
     assert start.find(Side("Nobody, Known")).problem == "'Nobody, Known' is not in the start list"
+
+
+def test_cyrillic_names_are_told_apart() -> None:
+    """Names in Cyrillic are transliterated before the ASCII fold, which alone would leave
+    them no words at all (and any two of them the same person)."""
+    names = ["Иванов, Иван", "Петров, Пётр"]
+    start = StartList(
+        tuple(
+            ev.PlayerRegistered(tournament_id="t", rank=rank, name=name, federation="RUS")
+            for rank, name in enumerate(names, 1)
+        )
+    )
+    assert not same_person("Иванов, Иван", "Петров, Пётр")
+    assert start.find(Side("Иванов, Иван")).rank == 1
+    assert start.find(Side("Петров, Пётр")).rank == 2
+    assert start.find(Side("Петров,П")).rank == 2
+    assert start.find(Side("Сидоров, Сидор")).problem == (
+        "'Сидоров, Сидор' is not in the start list"
+    )
+    assert same_person("Иванов, Иван", "Ivanov, Ivan")  # the broadcast writes it in Latin
+
+
+def test_names_the_fold_cannot_read_match_nobody() -> None:
+    """A name in a script neither the ASCII fold nor the transliteration reads (Armenian,
+    Chinese) has no words: it is matched by FIDE id only, never taken for another such
+    name."""
+    names = ["Արոնյան, Լևոն", "王皓"]
+    start = StartList(
+        tuple(
+            ev.PlayerRegistered(tournament_id="t", rank=rank, name=name, federation="ARM")
+            for rank, name in enumerate(names, 1)
+        )
+    )
+    assert not same_person("Արոնյան, Լևոն", "丁立人")
+    assert start.find(Side("丁立人")).problem == "'丁立人' is not in the start list"
+    assert start.find(Side("Ivanov, Ivan")).problem == "'Ivanov, Ivan' is not in the start list"
 
 
 def test_a_fide_id_and_a_name_that_point_at_two_players_are_reported() -> None:

@@ -22,7 +22,7 @@ from tracker.ledger import Fact, Ledger
 from tracker.replay import Replay, read_events, render
 from tracker.snapshots import Snapshot, follow_snapshot, read_snapshot
 from tracker.transition import apply
-from tracker.trf import TrfFile, TrfPlayer, format_trf
+from tracker.trf import TrfFile, TrfPlayer, format_trf, to_events
 
 SEED = "swiss-open-9r-2012.trf"
 
@@ -124,6 +124,27 @@ def test_an_accepted_loss_is_sent_as_its_correction(loss: str) -> None:
     again = Ledger.of([Fact(e, "trf") for e in sent])
     assert again.facts == ledger.facts
     assert again.state == ledger.state
+
+
+def test_the_ledger_is_finished_with_the_last_planned_round_and_never_without_planned_rounds() -> (
+    None
+):
+    """``tracker follow --until-finished`` stops on :attr:`Ledger.finished`."""
+    final = seed(SEED)  # XXR 9
+
+    def ledger_of(events: list[ev.InputEvent]) -> Ledger:
+        return Ledger.of([Fact(e, "trf") for e in events])
+
+    eight = ledger_of(to_events(cut(final, 8)))
+    assert (eight.announced, eight.finished) == (8, False)
+    nine = ledger_of(to_events(final))
+    assert (nine.announced, nine.finished) == (9, True)
+    registered, *facts = to_events(final)
+    unknown = registered.model_copy(update={"planned_rounds": None})
+    unplanned = ledger_of([unknown, *facts])
+    assert unplanned.state is not None
+    assert unplanned.state.tournament.planned_rounds is None
+    assert (unplanned.announced, unplanned.finished) == (9, False)
 
 
 async def test_a_player_registered_by_mistake_is_taken_off_and_the_event_followed_to_the_end() -> (

@@ -236,8 +236,8 @@ def _planned_rounds(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of rounds") from None
-    if not 1 <= value <= 99:
-        raise argparse.ArgumentTypeError(f"{value} is not a number of rounds (1-99)")
+    if not 1 <= value <= ev.MAX_ROUNDS:
+        raise argparse.ArgumentTypeError(f"{value} is not a number of rounds (1-{ev.MAX_ROUNDS})")
     return value
 
 

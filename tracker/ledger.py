@@ -26,7 +26,7 @@ from types import MappingProxyType
 from typing import Literal
 
 from tracker import events as ev
-from tracker.results import format_result, parse_result
+from tracker.results import CANONICAL_RESULTS, format_result, parse_result
 from tracker.state import TournamentState
 from tracker.transition import Rejected, settle
 
@@ -65,16 +65,11 @@ def fact_key(event: ev.InputEvent) -> FactKey:
     return ("tournament",)
 
 
-_CANONICAL_RESULTS = frozenset(
-    {"1-0", "0-1", "1/2-1/2", "+-", "-+", "--", "W-L", "L-W", "D-D", "0-0"}
-)
-
-
 def canonical(event: ev.InputEvent) -> ev.InputEvent:
     """The form a fact is compared in: a correction is the result or the record it gives,
     and a result is written as :func:`tracker.results.format_result` writes it (``½-½`` is
     ``1/2-1/2``)."""
-    if type(event) is ev.GameResult and event.result in _CANONICAL_RESULTS:
+    if type(event) is ev.GameResult and event.result in CANONICAL_RESULTS:
         return event
     if isinstance(event, ev.PlayerCorrected):
         return ev.PlayerRegistered(**event.model_dump(exclude={"type"}))
@@ -266,11 +261,9 @@ class Ledger:
 
     @property
     def finished(self) -> bool:
-        """Whether the tracker has finished the tournament's last planned round."""
-        if self.state is None:
-            return False
-        planned = self.state.tournament.planned_rounds
-        return planned is not None and self.state.announced >= planned > 0
+        """Whether the tracker has finished the tournament's last planned round (never while
+        the number of rounds is unknown)."""
+        return self.state is not None and self.state.tournament.is_last(self.state.announced)
 
     def board(self, round_: int, white: int, black: int) -> ev.Pairing | ev.GameResult | None:
         """The result, else the pairing, the tracker holds for the board of these two players

@@ -43,6 +43,8 @@ import re
 from collections.abc import Iterable
 from fractions import Fraction
 
+from tracker.fraction_text import fraction_text
+
 RAPID_ABOVE = 10
 """Laws of Chess A.1: rapid is more than 10 minutes for 60 moves, blitz (B.1) 10 or less."""
 STANDARD_FROM = 60
@@ -71,7 +73,7 @@ class RateOfPlay:
     def detail(self) -> str:
         """``15 min + 10 sec/move: 25 min for 60 moves``, ``no time control in the file``."""
         if self.minutes is not None:
-            return f"{self.written}: {_num(self.minutes)} min for 60 moves"
+            return f"{self.written}: {fraction_text(self.minutes)} min for 60 moves"
         if self.written:
             return f"time control {self.written!r} not understood"
         return "no time control in the file"
@@ -357,7 +359,3 @@ def _total(periods: list[tuple[int | None, Fraction]], increment_seconds: Fracti
 
 def _number(text: str) -> Fraction:
     return Fraction(text.replace(",", "."))
-
-
-def _num(value: Fraction) -> str:
-    return str(int(value)) if value.denominator == 1 else f"{float(value):g}"

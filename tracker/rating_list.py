@@ -33,6 +33,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Literal
 
+from tracker.federations import is_federation
 from tracker.titles import Title
 
 
@@ -119,6 +120,7 @@ def _read_txt(text: str) -> list[RatingListEntry]:
     if at is None:
         raise RatingListError("line 1: no header line starting with 'ID Number'")
     columns = _columns(lines[at], at + 1)
+    columns_of = {field: start + 1 for field, start, _ in columns}
     entries = []
     for number, line in enumerate(lines[at + 1 :], at + 2):
         if not line.strip():
@@ -126,7 +128,6 @@ def _read_txt(text: str) -> list[RatingListEntry]:
         values = {}
         for field, start, end in columns:
             values[field] = (line[start:end] if end is not None else line[start:]).strip()
-        columns_of = {field: start + 1 for field, start, _ in columns}
         entries.append(_entry(values, number, columns_of))
     return entries
 
@@ -189,7 +190,7 @@ def _entry(values: dict[str, str], number: int, columns: dict[str, int] | None) 
     if not name:
         raise RatingListError(f"{where('name')}: name is empty")
     federation = values.get("federation", "").upper()
-    if not re.fullmatch(r"[A-Z]{3}", federation):
+    if not is_federation(federation):
         raise RatingListError(f"{where('federation')}: federation {federation!r} is not a code")
     sex_text = values.get("sex", "").upper()
     sex: Literal["m", "w"] | None = "m" if sex_text == "M" else "w" if sex_text == "F" else None

@@ -120,6 +120,8 @@ _RESULTS: dict[str, tuple[Code, Code]] = {
     "D-D": (Code.DRAW_NO_MOVE, Code.DRAW_NO_MOVE),
     "0-0": (Code.LOSS, Code.LOSS),
 }
+CANONICAL_RESULTS = frozenset(_RESULTS)
+"""The results as :func:`format_result` writes them (the other spellings are aliases)."""
 _ALIASES = {"½-½": "1/2-1/2", "=-=": "1/2-1/2", "0.5-0.5": "1/2-1/2", "+--": "+-", "--+": "-+"}
 
 

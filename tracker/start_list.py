@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from tracker import events as ev
 from tracker.pgn import Side
 from tracker.rating_list import RatingListEntry
+from tracker.transliterate import to_latin
 from tracker.trf import TrfFile, to_events
 
 # --------------------------------------------------------------------------- names
@@ -29,7 +30,8 @@ _LETTERS = str.maketrans(
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Name:
-    """A name as words: lower-case ASCII, accents and punctuation dropped. ``surname`` is set
+    """A name as words: lower-case ASCII (Cyrillic and Greek transliterated by
+    :func:`tracker.transliterate.to_latin`), accents and punctuation dropped. ``surname`` is set
     when a comma says which words are the surname (``Carlsen, Magnus``)."""
 
     words: tuple[str, ...]
@@ -43,8 +45,11 @@ def name_of(text: str) -> Name:
     Name(words=('vachier', 'lagrave', 'maxime'), surname=('vachier', 'lagrave'), given=('maxime',))
     >>> name_of("Magnus  Carlsen").surname is None
     True
+    >>> name_of("Непомнящий, Ян").words
+    ('nepomniashchii', 'ian')
     """
-    text = unicodedata.normalize("NFKD", text.lower().translate(_LETTERS))
+    # Cyrillic and Greek in Latin letters first: the ASCII fold would drop them all
+    text = unicodedata.normalize("NFKD", to_latin(text).lower().translate(_LETTERS))
     text = text.encode("ascii", "ignore").decode()
     if "," in text:
         last, first = text.split(",", 1)
@@ -98,6 +103,8 @@ def same_person(a: str, b: str) -> bool:
 
 
 def _same(x: Name, y: Name) -> bool:
+    if not x.words or not y.words:
+        return False
     if x.surname is not None and y.surname is not None:
         if not _surnames_agree(x.surname, y.surname):
             return False
@@ -107,6 +114,8 @@ def _same(x: Name, y: Name) -> bool:
 
 
 def _exact(x: Name, y: Name) -> bool:
+    if not x.words or not y.words:  # nothing the fold could read (Chinese, Armenian, …)
+        return False
     if x.surname is not None and y.surname is not None and x.surname != y.surname:
         return False
     return sorted(x.words) == sorted(y.words)
@@ -152,8 +161,7 @@ class StartList:
     def from_trf(cls, trf: TrfFile) -> StartList:
         """The players of a TRF, registered as :func:`tracker.trf.to_events` registers them
         (raises :exc:`tracker.trf.TrfError` as it does); its rounds are not read."""
-        players = tuple(dataclasses.replace(p, cells=()) for p in trf.players)
-        return cls.of(to_events(dataclasses.replace(trf, players=players), PLACEHOLDER))
+        return cls.of(to_events(trf.without_rounds(), PLACEHOLDER))
 
     @classmethod
     def from_rating_list(cls, entries: Iterable[RatingListEntry]) -> StartList:

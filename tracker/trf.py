@@ -238,6 +238,12 @@ class TrfFile:
     """In start-rank order."""
     records: tuple[TrfRecord, ...] = ()
 
+    def without_rounds(self) -> TrfFile:
+        """The file with every player's round cells emptied: its header and players alone,
+        as a start list gives them."""
+        players = tuple(dataclasses.replace(p, cells=()) for p in self.players)
+        return dataclasses.replace(self, players=players)
+
     def player(self, rank: int) -> TrfPlayer:
         for p in self.players:
             if p.rank == rank:
@@ -794,24 +800,18 @@ def to_events(trf: TrfFile, tournament_id: str | None = None) -> list[InputEvent
             )
         events.extend(round_events)
         if played and unfinished is None and not isinstance(events[-1], RoundClosed):
+            decided = {(e.white, e.black) for e in round_events if isinstance(e, GameResult)}
             unfinished = next(
                 (r, e.white, e.black)
                 for e in round_events
-                if isinstance(e, Pairing) and not _board_has_result(round_events, e)
+                if isinstance(e, Pairing) and (e.white, e.black) not in decided
             )
     return events
 
 
 def _has_board(p: TrfPlayer, r: int) -> bool:
     cell = p.cell(r)
-    return cell is not None and cell.opponent is not None
-
-
-def _board_has_result(round_events: list[InputEvent], pairing: Pairing) -> bool:
-    return any(
-        isinstance(e, GameResult) and (e.white, e.black) == (pairing.white, pairing.black)
-        for e in round_events
-    )
+    return cell is not None and cell.is_game
 
 
 def _wrap(what: str, make: Callable[..., InputEvent], **fields: object) -> InputEvent:

@@ -17,6 +17,7 @@ from collections import Counter
 from collections.abc import Mapping
 from fractions import Fraction
 
+from tracker.fraction_text import fraction_text
 from tracker.titles import Title
 
 
@@ -56,10 +57,10 @@ class WeightedMO:
         return self.scaled_value(titles) >= self.scaled_needed
 
     def describe_needed(self) -> str:
-        return f"{_num(self.needed)} {self.label}-equivalents ({_weights(self.weights)})"
+        return f"{fraction_text(self.needed)} {self.label}-equivalents ({_weights(self.weights)})"
 
     def describe_actual(self, titles: Counter[Title]) -> str:
-        return _num(self.value(titles))
+        return fraction_text(self.value(titles))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -126,10 +127,6 @@ def _count(titles: Counter[Title], wanted: frozenset[Title]) -> int:
     return sum(c for t, c in titles.items() if t in wanted)
 
 
-def _num(value: Fraction) -> str:
-    return str(int(value)) if value.denominator == 1 else f"{float(value):g}"
-
-
 def _weights(weights: Mapping[Title, Fraction]) -> str:
     ordered = sorted(weights.items(), key=lambda kv: -kv[0].level)
-    return ", ".join(f"{t.value}={_num(w)}" for t, w in ordered)
+    return ", ".join(f"{t.value}={fraction_text(w)}" for t, w in ordered)
