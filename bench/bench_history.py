@@ -31,67 +31,38 @@ import asyncio
 import contextlib
 import os
 import re
-import signal
-import socket
-import subprocess
 import sys
 import time
 import uuid
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from bench_streams import env_for, read_all, wait_count  # noqa: E402
+from bench_streams import Worker, read_all, wait_count  # noqa: E402
 
+from streams.broker import free_port  # noqa: E402
 from streams.publish import publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import interleave, round_robin  # noqa: E402
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+class Proc(Worker):
+    """A tracker worker run from the checkout ``code``, with a 2 s finished-tournament grace
+    period, retirement at every chance, the settings' store, and the web server on
+    ``web_port`` if given."""
 
-
-class Proc:
     def __init__(self, s: Settings, log: Path, code: Path, web_port: int | None = None) -> None:
-        env = env_for(s)
-        env.update(TRACKER_FINISHED_GRACE="2", TRACKER_RETIRE_EVERY="1", PYTHONPATH=str(code))
-        env.update(TRACKER_STORE=s.store, TRACKER_DATA_DIR=s.data_dir)
-        command = [sys.executable, "-m", "tracker", "worker", "-l", "info"]
-        if web_port:
-            command += ["--web-port", str(web_port)]
-        self.log = log
-        self.wall_start = time.time()
-        self.proc = subprocess.Popen(
-            command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env, cwd=code
-        )
-
-    def text(self) -> str:
-        return self.log.read_text(encoding="utf-8", errors="replace")
-
-    def stamp(self, needle: str) -> float | None:
-        for line in self.text().splitlines():
-            m = re.match(r"\[(\S+ \S+),(\d{3})\]", line)
-            if m and needle in line:
-                at = datetime.strptime(m.group(1), "%Y-%m-%d %H:%M:%S").timestamp()
-                return at + int(m.group(2)) / 1000
-        return None
-
-    def wait_for(self, needle: str, timeout: float = 900) -> float:
-        deadline = time.monotonic() + timeout
-        while (at := self.stamp(needle)) is None:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"worker died:\n{self.text()[-3000:]}")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"no {needle!r} in {self.log}")
-            time.sleep(0.2)
-        return at
+        env = {
+            "TRACKER_FINISHED_GRACE": "2",
+            "TRACKER_RETIRE_EVERY": "1",
+            "PYTHONPATH": str(code),
+            "TRACKER_STORE": s.store,
+            "TRACKER_DATA_DIR": s.data_dir,
+        }
+        args = ["--web-port", str(web_port)] if web_port else []
+        super().__init__("tracker", s, log, args=args, env=env, cwd=code)
 
     def memory(self) -> tuple[float, float]:
         """Resident and peak resident memory, MB."""
@@ -99,11 +70,6 @@ class Proc:
         rss = int(re.search(r"VmRSS:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
         peak = int(re.search(r"VmHWM:\s+(\d+)", status).group(1))  # type: ignore[union-attr]
         return rss / 1024, peak / 1024
-
-    def kill(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(15)
 
 
 def retired(w: Proc) -> int:
@@ -160,7 +126,7 @@ def run(
     asyncio.run(publish(old, s))
     first = Proc(s, tmp / f"{tag}-history.log", code)
     try:
-        first.wait_for("[^Worker]: Ready")
+        first.wait_for("[^Worker]: Ready", timeout=900)
         asyncio.run(wait_count(s, s.topic("rounds"), history * rounds, 3600, distinct=True))
         deadline = time.monotonic() + 60
         time.sleep(4)  # the grace period, and the retirement after it, if the code has one
@@ -175,7 +141,8 @@ def run(
     port = free_port()
     second = Proc(s, tmp / f"{tag}-restart.log", code, web_port=port)
     try:
-        ready = second.wait_for("[^Worker]: Ready")
+        second.wait_for("[^Worker]: Ready", timeout=900)
+        ready = second.stamps("[^Worker]: Ready")[0]
         out["ready_s"] = ready - second.wall_start
         asyncio.run(publish(fresh, s))
         asyncio.run(wait_count(s, s.topic("rounds"), (history + new) * rounds, 900, distinct=True))

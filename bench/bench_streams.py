@@ -64,7 +64,12 @@ if _MISSING:  # bench_core.py imports this module too
 
 from aiokafka import AIOKafkaProducer  # noqa: E402
 
-from streams.kafka import caught_up, consumer, ensure_topics, partitions_of  # noqa: E402
+from streams.kafka import (  # noqa: E402
+    consumer,
+    ensure_topics,
+    partitions_of,
+    read_from_start,
+)
 from streams.publish import publish  # noqa: E402
 from streams.records import encode_input  # noqa: E402
 from streams.settings import Settings  # noqa: E402
@@ -92,7 +97,18 @@ def env_for(s: Settings) -> dict[str, str]:
 
 
 class Worker:
-    def __init__(self, kind: str, s: Settings, log: Path) -> None:
+    def __init__(
+        self,
+        kind: str,
+        s: Settings,
+        log: Path,
+        *,
+        args: Sequence[str] = (),
+        env: dict[str, str] | None = None,
+        cwd: Path = ROOT,
+    ) -> None:
+        """Start a worker of ``kind`` with ``args`` added to its command line and ``env``
+        over :func:`env_for`, in ``cwd``."""
         command = {
             "tracker": [sys.executable, "-m", "tracker", "worker", "-l", "info"],
             "ceiling": [sys.executable, __file__, "--ceiling-worker", "worker", "-l", "info"],
@@ -102,7 +118,11 @@ class Worker:
         self.log = log
         self.wall_start = time.time()
         self.proc = subprocess.Popen(
-            command, stdout=log.open("wb"), stderr=subprocess.STDOUT, env=env_for(s), cwd=ROOT
+            [*command, *args],
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            env={**env_for(s), **(env or {})},
+            cwd=cwd,
         )
 
     def text(self) -> str:
@@ -191,22 +211,8 @@ def reduced_worker(argv: list[str], summaries: bool) -> int:
 
 async def read_all(s: Settings, topics: Sequence[str]) -> list[Any]:
     """Every record of the topics (read by fetching to the highwater)."""
-    reader = consumer(s, max_partition_fetch_bytes=4 * 1024 * 1024)
-    await reader.start()
-    try:
-        tps = await partitions_of(reader, topics)
-        reader.assign(tps)
-        for tp in tps:
-            reader.seek(tp, 0)
-        out: list[Any] = []
-        while True:
-            batches = await reader.getmany(timeout_ms=300, max_records=20000)
-            for records in batches.values():
-                out.extend(records)
-            if not batches and await caught_up(reader, tps):
-                return out
-    finally:
-        await reader.stop()
+    records = read_from_start(s, topics, max_partition_fetch_bytes=4 * 1024 * 1024)
+    return [record async for record in records]
 
 
 async def wait_count(s: Settings, topic: str, want: int, timeout: float, distinct: bool) -> None:

@@ -11,7 +11,7 @@ Imported only with ``--broker``: it needs the ``streams`` extra (aiokafka).
 from __future__ import annotations
 
 import asyncio
-import time
+import contextlib
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -19,7 +19,7 @@ from aiokafka import AIOKafkaProducer
 from aiokafka.errors import KafkaError
 
 from follow.runner import SinkError
-from streams.kafka import caught_up, consumer, ensure_topics, partitions_of, started
+from streams.kafka import ensure_topics, read_from_start
 from streams.publish import producer
 from streams.records import encode_input
 from streams.settings import Settings
@@ -31,34 +31,22 @@ SOURCES = ("trf", "pgn", "cli")
 
 
 async def read_sent(settings: Settings, tournament_id: str, timeout: float = 60.0) -> list[Fact]:
-    """Every event of the tournament in the input topic, in the order of its partition."""
-    topic = settings.topic("input")
+    """Every event of the tournament in the input topic, in the order of its partition;
+    :class:`TimeoutError` if the topic is not read to its end within ``timeout`` seconds."""
     key = tournament_id.encode()
-    async with started(consumer(settings), settings) as reader:
-        tps = await partitions_of(reader, [topic])
-        if not tps:
-            return []
-        reader.assign(tps)
-        for tp in tps:
-            reader.seek(tp, 0)
-        out: list[Fact] = []
-        deadline = time.monotonic() + timeout
-        while True:
-            batches = await reader.getmany(timeout_ms=200, max_records=5000)
-            for records in batches.values():
-                for record in records:
-                    if record.key != key or record.value is None:
-                        continue
-                    try:
-                        event = ev.parse_input(record.value)
-                    except ev.InvalidEvent:
-                        continue  # not ours to judge: the worker dead-letters it
-                    source = dict(record.headers or ()).get(HEADER, b"trf").decode()
-                    out.append(Fact(event, source if source in SOURCES else "trf"))
-            if not batches and await caught_up(reader, tps):
-                return out
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{topic}: not read to its end within {timeout} s")
+    out: list[Fact] = []
+    records = read_from_start(settings, [settings.topic("input")], timeout=timeout)
+    async with contextlib.aclosing(records):
+        async for record in records:
+            if record.key != key or record.value is None:
+                continue
+            try:
+                event = ev.parse_input(record.value)
+            except ev.InvalidEvent:
+                continue  # not ours to judge: the worker dead-letters it
+            source = dict(record.headers or ()).get(HEADER, b"trf").decode()
+            out.append(Fact(event, source if source in SOURCES else "trf"))
+    return out
 
 
 class BrokerSink:

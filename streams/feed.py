@@ -81,11 +81,10 @@ class AlertFeed:
     def __init__(
         self,
         settings: Settings,
-        keep: int | None = None,
         clock: Callable[[], float] = time.time,
     ) -> None:
         self.settings = settings
-        self.keep = settings.feed_alerts if keep is None else keep
+        self.keep = settings.feed_alerts
         self.max_bytes = settings.feed_bytes
         self.grace = settings.finished_grace
         self.clock = clock

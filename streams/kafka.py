@@ -202,6 +202,58 @@ async def read_range(
                     yield record
 
 
+async def read_from_start(
+    settings: Settings,
+    topics: Iterable[str],
+    *,
+    follow: bool = False,
+    timeout: float | None = None,
+    idle: float | None = None,
+    **consumer_kwargs: object,
+) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
+    """Every record of the topics from offset 0, tombstones included, with a consumer
+    outside any group (``consumer_kwargs`` go to :func:`consumer`). Without ``follow``,
+    stops once every partition has been read to the highwater its Fetch responses report;
+    with ``follow``, keeps going. Partitions of topics that do not exist yet are looked for
+    again every second until every topic has the configured count; without ``follow``, no
+    partition at all ends the read at once. ``idle`` ends the read once that many seconds
+    pass without a record (after the first); past ``timeout`` seconds in all it raises
+    :class:`TimeoutError`."""
+    names = list(topics)
+    async with started(consumer(settings, **consumer_kwargs), settings) as reader:
+        begun = time.monotonic()
+        last_record: float | None = None
+        assigned: list[TopicPartition] = []
+        refreshed = 0.0
+        while True:
+            now = time.monotonic()
+            if timeout is not None and now - begun > timeout:
+                raise TimeoutError(f"{', '.join(names)}: not read to its end within {timeout} s")
+            if idle is not None and last_record is not None and now - last_record > idle:
+                return
+            if len(assigned) < len(names) * settings.partitions and now - refreshed > 1.0:
+                refreshed = now
+                tps = await partitions_of(reader, names)
+                if len(tps) != len(assigned):
+                    positions = {tp: await reader.position(tp) for tp in assigned}
+                    reader.assign(tps)
+                    for tp in tps:
+                        reader.seek(tp, positions.get(tp, 0))
+                    assigned = tps
+            if not assigned:
+                if not follow:
+                    return
+                await asyncio.sleep(0.2)
+                continue
+            batches = await reader.getmany(timeout_ms=200, max_records=5000)
+            for records in batches.values():
+                for record in records:
+                    last_record = time.monotonic()
+                    yield record
+            if not follow and not batches and await caught_up(reader, assigned):
+                return
+
+
 async def partitions_of(reader: AIOKafkaConsumer, topics: Iterable[str]) -> list[TopicPartition]:
     """The partitions of the topics that exist (after a metadata refresh)."""
     # ``reader.partitions_for_topic`` only knows the topics the client already tracks, so a
@@ -251,6 +303,7 @@ __all__ = [
     "partitions_of",
     "prepare",
     "quiet_clients",
+    "read_from_start",
     "read_range",
     "started",
     "topic_configs",

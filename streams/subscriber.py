@@ -3,14 +3,10 @@ at-least-once delivery, or a worker restarted after a crash, may send twice)."""
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import time
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 
-from aiokafka import TopicPartition
-
-from streams.kafka import caught_up, consumer, partitions_of, started
+from streams.kafka import read_from_start
 from streams.records import DeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import events as ev
@@ -44,41 +40,15 @@ async def read_records(
 ) -> AsyncGenerator[tuple[str, bytes, int], None]:
     """As :func:`read_topics`, with each message's timestamp (milliseconds since the epoch,
     as the producer set it; ``-1`` when the broker gives none)."""
-    names = list(topics)
-    async with started(consumer(settings), settings) as reader:
-        begun = time.monotonic()
-        last_message: float | None = None
-        assigned: list[TopicPartition] = []
-        refreshed = 0.0
-        while True:
-            now = time.monotonic()
-            if timeout is not None and now - begun > timeout:
-                return
-            if idle is not None and last_message is not None and now - last_message > idle:
-                return
-            if len(assigned) < len(names) * settings.partitions and now - refreshed > 1.0:
-                refreshed = now
-                tps = await partitions_of(reader, names)
-                if len(tps) != len(assigned):
-                    positions = {tp: await reader.position(tp) for tp in assigned}
-                    reader.assign(tps)
-                    for tp in tps:
-                        reader.seek(tp, positions.get(tp, 0))
-                    assigned = tps
-            if not assigned:
-                if not follow:
-                    return
-                await asyncio.sleep(0.2)
-                continue
-            batches = await reader.getmany(timeout_ms=200, max_records=5000)
-            for tp, records in batches.items():
-                for record in records:
-                    if record.value is not None:
-                        last_message = time.monotonic()
-                        stamp = record.timestamp if record.timestamp is not None else -1
-                        yield tp.topic, record.value, stamp
-            if not follow and not batches and await caught_up(reader, assigned):
-                return
+    records = read_from_start(settings, topics, follow=follow, timeout=timeout, idle=idle)
+    async with contextlib.aclosing(records):
+        try:
+            async for record in records:
+                if record.value is not None:
+                    stamp = record.timestamp if record.timestamp is not None else -1
+                    yield record.topic, record.value, stamp
+        except TimeoutError:
+            return  # ``timeout`` bounds the read: what came within it is all there is
 
 
 async def alerts(

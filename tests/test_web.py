@@ -132,7 +132,7 @@ def seed_alerts() -> list[str]:
 
 
 async def test_the_feed_drops_repeats_and_filters() -> None:
-    feed = AlertFeed(Settings(broker="kafka://127.0.0.1:9"), keep=1000)
+    feed = AlertFeed(Settings(broker="kafka://127.0.0.1:9", feed_alerts=1000))
     alerts = seed_alerts()
     for raw in [*alerts, *alerts[:5]]:
         await feed.add(raw.encode())
@@ -165,7 +165,7 @@ async def test_the_feed_drops_repeats_and_filters() -> None:
 
 
 async def test_the_feed_forgets_the_oldest_beyond_its_size() -> None:
-    feed = AlertFeed(Settings(broker="kafka://127.0.0.1:9"), keep=3)
+    feed = AlertFeed(Settings(broker="kafka://127.0.0.1:9", feed_alerts=3))
     for i in range(5):
         await feed.add(json.dumps({"alert_id": f"a{i}", "type": "x"}).encode())
     assert list(feed.entries) == ["a2", "a3", "a4"]
