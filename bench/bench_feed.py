@@ -21,7 +21,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-_MISSING = [m for m in ("aiokafka", "pydantic_settings") if find_spec(m) is None]
+_MISSING = [
+    m for m in ("aiokafka", "pydantic_settings") if m not in sys.modules and find_spec(m) is None
+]
 if _MISSING:
     raise SystemExit(
         f"bench_feed.py needs the bench extra ({', '.join(_MISSING)} not installed): "
