@@ -203,6 +203,8 @@ def _event(
 ) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
     with the event facts of the command line over it."""
+    import dataclasses
+
     import pydantic
 
     from tracker import events as ev
@@ -214,13 +216,18 @@ def _event(
     if start_trf is not None:
         # a start list: its header and players, not its rounds (a round robin without XNS
         # is not inferred from a start list)
+        trf = start_trf.without_rounds()
+        if args.start_date is not None and trf.header.start_date is None:
+            # the command line dates a start list that does not (neither 042 nor 132)
+            header = dataclasses.replace(trf.header, start_date=args.start_date)
+            trf = dataclasses.replace(trf, header=header)
         try:
-            first = to_events(start_trf.without_rounds())[0]
+            first = to_events(trf)[0]
             fields = first.model_dump(exclude={"type"}, exclude_none=True)
         except TrfError:
-            # only the tournament id can fail here (StartList.from_trf has run the same
-            # to_events under a placeholder id): neither XNI nor a 012 name, or an XNI the
-            # contract refuses; --tournament-id or --name must give one
+            # the tournament records alone can fail here (StartList.from_trf has read the
+            # players): no start date at all, or no tournament id (neither XNI nor a 012
+            # name, or an XNI the contract refuses); the command line must give them
             header = start_trf.header
             fields = {"name": header.name, "start_date": header.start_date}
             fields = {k: v for k, v in fields.items() if v}

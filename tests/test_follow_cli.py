@@ -83,6 +83,36 @@ def test_the_readme_broadcast_alone_with_fides_rating_list(
     assert out.splitlines() == replay_lines((SEEDS / "gm-roundrobin-2011.trf").read_text())
 
 
+def test_a_trf_start_list_without_a_start_date_takes_it_from_the_command_line(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A start list is its players: a TRF that dates nothing (no 042, no 132) still gives
+    them, and --start-date and --round-dates the rest. The broadcast then gives what
+    replaying the whole file gives."""
+    whole = (SEEDS / "gm-roundrobin-2011.trf").read_text()
+    undated = [x for x in whole.splitlines() if not x.startswith(("042", "132"))]
+    players = tmp_path / "players.trf"
+    players.write_text("\n".join(undated) + "\n")
+    code, out, err = run(
+        capsys,
+        "follow",
+        "--pgn",
+        str(FOLLOW / "costa-brava-2011.pgn"),
+        "--players",
+        str(players),
+        "--start-date",
+        "2011-10-14",
+        "--round-dates",
+        "2011-10-14,2011-10-15,2011-10-16,2011-10-17,2011-10-18,2011-10-18,2011-10-19,"
+        "2011-10-20,2011-10-21",
+        "--once",
+        "--format",
+        "jsonl",
+    )
+    assert code == 0, err
+    assert out.splitlines() == replay_lines(whole)
+
+
 def test_the_readme_arbiters_snapshot(capsys: pytest.CaptureFixture[str]) -> None:
     """seeds/follow/rheinland-open-2012-round6.trf: the export during round 6."""
     path = FOLLOW / "rheinland-open-2012-round6.trf"

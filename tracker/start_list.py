@@ -19,7 +19,7 @@ from tracker import events as ev
 from tracker.pgn import Side
 from tracker.rating_list import RatingListEntry
 from tracker.transliterate import to_latin
-from tracker.trf import TrfFile, to_events
+from tracker.trf import TrfFile, player_events
 
 # --------------------------------------------------------------------------- names
 
@@ -160,8 +160,9 @@ class StartList:
     @classmethod
     def from_trf(cls, trf: TrfFile) -> StartList:
         """The players of a TRF, registered as :func:`tracker.trf.to_events` registers them
-        (raises :exc:`tracker.trf.TrfError` as it does); its rounds are not read."""
-        return cls.of(to_events(trf.without_rounds(), PLACEHOLDER))
+        (raises :exc:`tracker.trf.TrfError` as it does); neither its rounds nor its
+        tournament records are read (the command line may give what they lack)."""
+        return cls.of(player_events(trf, PLACEHOLDER))
 
     @classmethod
     def from_rating_list(cls, entries: Iterable[RatingListEntry]) -> StartList:

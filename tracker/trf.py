@@ -780,9 +780,7 @@ def to_events(trf: TrfFile, tournament_id: str | None = None) -> list[InputEvent
     order).
     """
     tid = tournament_id or trf.tournament_id
-    events: list[InputEvent] = [_tournament_event(trf, tid)]
-    for p in trf.players:
-        events.append(_player_event(p, tid))
+    events: list[InputEvent] = [_tournament_event(trf, tid), *player_events(trf, tid)]
     paired = [r for r in trf.played_rounds if any(_has_board(p, r) for p in trf.players)]
     last_paired = paired[-1] if paired else 0
     # every round up to the last paired one (a blank column there is a round of absences)
@@ -851,6 +849,12 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
         event_type=h.tournament_type or None,
         round_dates=h.round_dates or None,
     )
+
+
+def player_events(trf: TrfFile, tid: str) -> list[InputEvent]:
+    """The ``player_registered`` of every player, as :func:`to_events` registers them
+    (raises :exc:`TrfError` naming the line); no tournament facts are needed."""
+    return [_player_event(p, tid) for p in trf.players]
 
 
 def _player_event(p: TrfPlayer, tid: str) -> InputEvent:
