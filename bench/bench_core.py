@@ -1,5 +1,5 @@
 """The core alone on the streaming benchmark's input: 200 synthetic ten-player round robins
-(``bench_streams.py``'s default), every message through ``tracker.transition.apply``.
+(``bench_streams.py``'s default), every message through ``tracker.engine.transition.apply``.
 
 Prints messages per second (wall and CPU) and the CPU the norm prospects take per finished
 round (``prospect_alerts`` as ``transition`` calls it, timed from outside). No Kafka, no
@@ -19,7 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.bench_streams import core_only
 from streams.synthetic import interleave, round_robin
-from tracker import transition
+from tracker.engine import transition
 
 
 def main(tournaments: int = 200, players: int = 10) -> None:

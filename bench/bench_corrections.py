@@ -4,7 +4,7 @@ a round-1 result corrected, a player's rating put right, a round-1 board taken b
 entered again, the last round reopened (a board taken back, so the round is no longer
 complete) and finished again. A correction works the announced rounds out again from round
 1 (norms, standings) and judges contention after the last round still finished
-(tracker/corrections.py); the replay of the whole event is printed beside it.
+(tracker/engine/corrections.py); the replay of the whole event is printed beside it.
 
     .venv/bin/python bench/bench_corrections.py            # 500 and 2000 players
     .venv/bin/python bench/bench_corrections.py 4000       # the contract's largest field
@@ -20,9 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench.bench_norms import swiss_events
-from tracker import events as ev
-from tracker.state import TournamentState
-from tracker.transition import apply
+from tracker import contract as ev
+from tracker.engine.state import TournamentState
+from tracker.engine.transition import apply
 
 ROUNDS = 9
 

@@ -33,7 +33,7 @@ if _MISSING:
 from streams.feed import AlertFeed  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import round_robin  # noqa: E402
-from tracker.transition import apply  # noqa: E402
+from tracker.engine.transition import apply  # noqa: E402
 
 
 def one_tournament() -> list[bytes]:

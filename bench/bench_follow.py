@@ -39,12 +39,12 @@ from bench.bench_norms import swiss_events
 from follow.embedded import EmbeddedSink
 from follow.runner import Follower, Options
 from follow.sources import FileSource
-from tests.follow_helpers import boards, cut, games, pgn_game
-from tracker import events as ev
-from tracker.ledger import Fact
-from tracker.results import Code, parse_result
-from tracker.titles import Title
-from tracker.trf import Cell, TrfFile, TrfHeader, TrfPlayer, format_trf
+from tests.support.follow import boards, cut, games, pgn_game
+from tracker import contract as ev
+from tracker.domain.results import Code, parse_result
+from tracker.domain.titles import Title
+from tracker.formats.trf import Cell, TrfFile, TrfHeader, TrfPlayer, format_trf
+from tracker.ingest.ledger import Fact
 
 
 def open_trf(players: int = 500, rounds: int = 9) -> TrfFile:

@@ -36,15 +36,15 @@ if find_spec("hypothesis") is None:  # the worst case compares with the tests' b
         "bench_norms.py needs the bench extra (hypothesis not installed): pip install -e '.[bench]'"
     )
 
-from tests.builders import FIDE_2009, FIDE_2024, record
-from tracker import events as ev
-from tracker.editions import TitleRules
-from tracker.evaluation import achieved_norms, context, standings
-from tracker.norms import find_norm
-from tracker.prospects import Outlook
-from tracker.state import TournamentState
-from tracker.titles import NORM_TITLES
-from tracker.transition import apply
+from tests.support.builders import FIDE_2009, FIDE_2024, record
+from tracker import contract as ev
+from tracker.domain.titles import NORM_TITLES
+from tracker.engine.evaluation import achieved_norms, context, standings
+from tracker.engine.prospects import Outlook
+from tracker.engine.state import TournamentState
+from tracker.engine.transition import apply
+from tracker.norms.search import find_norm
+from tracker.rules import TitleRules
 
 FEDS = ["GER", "FRA", "ESP", "NED", "ENG", "USA", "RUS", "IND", "CHN", "POL", "HUN", "CZE",
         "ITA", "SWE", "NOR", "DEN", "SUI", "AUT", "BEL", "ISR", "ARM", "GEO", "AZE", "UKR",
@@ -234,7 +234,7 @@ def bench_worst_case(cases: int = 40, repeats: int = 20, rules: TitleRules = FID
     # a plain search over every subset of the 19 won games, per title: 2^19 evaluations
     opps = adversarial(worst_seed)
     me, cells, ctx = record(opps)
-    from tests.test_norm_search import brute_force
+    from tests.support.oracles import brute_force
 
     sample = opps[:12]
     me12, cells12, ctx12 = record(sample)

@@ -75,7 +75,7 @@ from streams.publish import publish  # noqa: E402
 from streams.records import encode_input  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import interleave, round_robin  # noqa: E402
-from tracker import events as ev  # noqa: E402
+from tracker import contract as ev  # noqa: E402
 
 # ------------------------------------------------------------------ worker processes
 
@@ -111,7 +111,7 @@ class Worker:
         """Start a worker of ``kind`` with ``args`` added to its command line and ``env``
         over :func:`env_for`, in ``cwd``."""
         command = {
-            "tracker": [sys.executable, "-m", "tracker", "worker", "-l", "info"],
+            "tracker": [sys.executable, "-m", "cli", "worker", "-l", "info"],
             "ceiling": [sys.executable, __file__, "--ceiling-worker", "worker", "-l", "info"],
             "summaries": [sys.executable, __file__, "--summaries-worker", "worker", "-l", "info"],
             "pass": [sys.executable, __file__, "--passthrough-worker"],
@@ -172,7 +172,7 @@ def passthrough_worker() -> int:
     """The bare agent: every input message sent on, unchanged, to one output topic."""
     import faust
 
-    from streams.wiring import make_app, raw_topic
+    from streams.faust.wiring import make_app, raw_topic
 
     s = Settings()
     app = make_app(s)
@@ -194,9 +194,9 @@ def reduced_worker(argv: list[str], summaries: bool) -> int:
     side costs on its own), or with the real standings and live ratings (the *summaries*
     run: a tracker that publishes round summaries and does no norm work). Everything else
     runs as in production: validation, facts, table writes, sends. Benchmark only."""
-    from tracker import transition
-    from tracker.cli import main as tracker_main
-    from tracker.evaluation import standings
+    from cli.main import main as tracker_main
+    from tracker.engine import transition
+    from tracker.engine.evaluation import standings
 
     def round_finished_only(state: Any, number: int) -> tuple[Any, list[Any]]:
         rows = standings(state, number) if summaries else ()
@@ -471,8 +471,8 @@ def passthrough_latency(broker: str, rate: float, tmp: Path, count: int = 3000) 
 
 
 def core_only(events: list[ev.InputEvent]) -> float:
-    """Messages per second through ``tracker.transition.apply`` alone, no Kafka."""
-    from tracker.transition import apply
+    """Messages per second through ``tracker.engine.transition.apply`` alone, no Kafka."""
+    from tracker.engine.transition import apply
 
     states: dict[str, Any] = {}
     started = time.perf_counter()

@@ -23,8 +23,8 @@ from streams.kafka import ensure_topics, read_from_start
 from streams.publish import producer
 from streams.records import encode_input
 from streams.settings import Settings
-from tracker import events as ev
-from tracker.ledger import Fact, Ledger, Report
+from tracker import contract as ev
+from tracker.ingest.ledger import Fact, Ledger, Report
 
 HEADER = "tracker-source"
 SOURCES = ("trf", "pgn", "cli")

@@ -1,5 +1,5 @@
 """The embedded tracker as the follower's destination: events go straight into the core
-(:class:`tracker.replay.Replay`) and the alerts are printed as ``tracker replay`` prints them.
+(:class:`tracker.host.replay.Replay`) and the alerts are printed as ``tracker replay`` prints them.
 
 With a state file, every event handed to the core is appended to it (JSON lines, after the
 alerts are printed), so that a restarted follower rebuilds the core silently from it and
@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TextIO
 
-from tracker import events as ev
-from tracker.ledger import Fact, Ledger, Report, describe
-from tracker.replay import InputError, Replay, Sourced, render
+from tracker import contract as ev
+from tracker.host.replay import InputError, Replay, Sourced, render
+from tracker.ingest.ledger import Fact, Ledger, Report, describe
 
 
 class EmbeddedSink:

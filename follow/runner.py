@@ -1,6 +1,7 @@
 """The follower's loop: poll the sources, hand each new snapshot to the pure core of
-``tracker`` (:func:`tracker.snapshots.follow_snapshot`, :func:`tracker.broadcast.follow_broadcast`)
-and send what it says to a sink; sleep, back off on errors, report.
+``tracker`` (:func:`tracker.ingest.snapshots.follow_snapshot`,
+:func:`tracker.ingest.broadcast.follow_broadcast`) and send what it says to a sink; sleep, back
+off on errors, report.
 
 A TRF snapshot that does not end with a line break is taken only once it is unchanged on the
 next poll (the exporter may still be writing it). A source that fails is polled again after
@@ -18,13 +19,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Protocol
 
 from follow.sources import Source, SourceError
-from tracker import events as ev
-from tracker.broadcast import follow_broadcast, registration
-from tracker.ledger import Fact, Ledger, Report, Settled
-from tracker.pgn import BroadcastGame, read_games
-from tracker.snapshots import Snapshot, Unreadable, follow_snapshot, read_snapshot
-from tracker.start_list import StartList
-from tracker.text_decoding import decode
+from tracker import contract as ev
+from tracker.formats.decoding import decode
+from tracker.formats.pgn import BroadcastGame, read_games
+from tracker.formats.start_list import StartList
+from tracker.ingest.broadcast import follow_broadcast, registration
+from tracker.ingest.ledger import Fact, Ledger, Report, Settled
+from tracker.ingest.snapshots import Snapshot, Unreadable, follow_snapshot, read_snapshot
 
 
 class SinkError(OSError):

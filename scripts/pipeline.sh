@@ -75,15 +75,15 @@ fi
 export TRACKER_APP_ID="pipeline-$$" TRACKER_TOPIC_PREFIX="pipeline-$$-"
 echo "broker $TRACKER_BROKER, topics ${TRACKER_TOPIC_PREFIX}*, file $FILE, $PACE s between rounds" >&2
 
-"$PY" -m tracker worker -l info --web-port "$WEB_PORT" >"$RUN/worker.log" 2>&1 &
+"$PY" -m cli worker -l info --web-port "$WEB_PORT" >"$RUN/worker.log" 2>&1 &
 WORKER=$!
 PIDS+=("$WORKER")
 echo "live page: http://127.0.0.1:$WEB_PORT/live (REST under /api, OpenAPI at /openapi.json)" >&2
-"$PY" -m tracker publish "$FILE" --pace "$PACE" 2>"$RUN/publish.log" &
+"$PY" -m cli publish "$FILE" --pace "$PACE" 2>"$RUN/publish.log" &
 PIDS+=($!)
 
 IDLE=$("$PY" -c "print(max(15.0, 3 * float('$PACE')))")
-"$PY" -m tracker alerts --follow --format text --idle "$IDLE" --timeout 900
+"$PY" -m cli alerts --follow --format text --idle "$IDLE" --timeout 900
 if [ "$KEEP" = 1 ]; then
     echo "no alert for ${IDLE} s; the live page stays up at http://127.0.0.1:$WEB_PORT/live" \
         "(Ctrl-C stops the worker and the broker)" >&2

@@ -23,10 +23,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from tests.browser.chromium import Browser, find_chromium  # noqa: E402
+
 from streams.broker import free_port  # noqa: E402
 from streams.publish import load, publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
-from tests.browser.chromium import Browser, find_chromium  # noqa: E402
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
@@ -74,7 +75,7 @@ def main() -> None:
     settings = Settings(broker=f"kafka://127.0.0.1:{broker_port}", app_id="shots")
     env = {**os.environ, "TRACKER_BROKER": settings.broker, "TRACKER_APP_ID": "shots"}
     worker = subprocess.Popen(
-        [sys.executable, "-m", "tracker", "worker", "-l", "warn", "--web-port", str(web_port)],
+        [sys.executable, "-m", "cli", "worker", "-l", "warn", "--web-port", str(web_port)],
         env=env,
         cwd=work,
         stdout=(work / "worker.log").open("wb"),
@@ -115,7 +116,7 @@ def main() -> None:
         [
             sys.executable,
             "-m",
-            "tracker",
+            "cli",
             "certificate",
             str(SEED),
             "--player",

@@ -1,6 +1,6 @@
 """``python -m streams worker -l info --without-web``: the Faust command line on
-:data:`streams.app.app`."""
+:data:`streams.faust.app.app`."""
 
-from streams.app import app
+from streams.faust.app import app
 
 app.main()

@@ -39,7 +39,7 @@ from aiokafka.errors import KafkaError
 
 from streams.settings import Settings
 from streams.subscriber import read_records
-from tracker.alert_filter import AlertFilter
+from tracker.contract.alert_filter import AlertFilter
 
 log = logging.getLogger(__name__)
 
@@ -49,7 +49,7 @@ class Entry:
     seq: int
     """The alert's id in this worker's stream (``id:`` of the SSE event)."""
     head: dict[str, Any]
-    """What :class:`~tracker.alert_filter.AlertFilter` reads: ``tournament_id``, ``type``
+    """What :class:`~tracker.contract.alert_filter.AlertFilter` reads: ``tournament_id``, ``type``
     and the player's federation."""
     data: bytes
     """The alert's JSON, one line."""

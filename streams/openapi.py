@@ -1,5 +1,5 @@
 """The OpenAPI 3.1 description of the worker's web API, generated from the pydantic models of
-:mod:`tracker.views`, :mod:`tracker.certificate` and :mod:`tracker.events`.
+:mod:`tracker.render.views`, :mod:`tracker.render.certificate` and :mod:`tracker.contract`.
 
 :data:`ROUTES` lists every route the worker serves; :func:`streams.web.register` registers
 exactly these, and a test checks that the server and the document agree.
@@ -12,9 +12,9 @@ from typing import Any
 
 from pydantic import BaseModel, TypeAdapter
 
-from tracker import events as ev
-from tracker.certificate import NormCertificate
-from tracker.views import PlayerCard, Standings, TournamentSummary
+from tracker import contract as ev
+from tracker.render.certificate import NormCertificate
+from tracker.render.views import PlayerCard, Standings, TournamentSummary
 
 REF = "#/components/schemas/{model}"
 

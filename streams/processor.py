@@ -3,7 +3,7 @@
 An input message goes through :meth:`Processor.parse` (refusals become dead letters) and
 :meth:`Processor.apply`, which returns what the agent must do: the alerts to send, the table
 writes (fact batches), or the dead letter. Every decision is
-:func:`tracker.transition.apply`'s.
+:func:`tracker.engine.transition.apply`'s.
 
 **Never losing an alert.** The input topic is the source of truth; the ``facts`` table (its
 changelog) is a compact copy of the events that changed a tournament, in processing order,
@@ -67,9 +67,9 @@ from streams.records import (
     key_partition,
     raw_text,
 )
-from tracker import events as ev
-from tracker.state import TournamentState
-from tracker.transition import Rejected, apply
+from tracker import contract as ev
+from tracker.engine.state import TournamentState
+from tracker.engine.transition import Rejected, apply
 
 log = logging.getLogger(__name__)
 

@@ -14,12 +14,12 @@ from aiokafka import AIOKafkaProducer
 from streams.kafka import ensure_topics, started
 from streams.records import encode_input
 from streams.settings import Settings
-from tracker import events as ev
-from tracker.replay import read_bytes, with_overrides
+from tracker import contract as ev
+from tracker.host.replay import read_bytes, with_overrides
 
 
 def load(path: str | Path, rounds: int | None = None) -> list[ev.InputEvent]:
-    """The input events of a TRF or JSONL file (``tracker.replay.InputError`` if unreadable);
+    """The input events of a TRF or JSONL file (``tracker.host.replay.InputError`` if unreadable);
     ``rounds``: the planned number of rounds, overriding the file's."""
     file = Path(path)
     events = read_bytes(file.read_bytes(), file.name)

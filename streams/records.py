@@ -33,7 +33,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from streams.settings import Audience
-from tracker import events as ev
+from tracker import contract as ev
 
 AUDIENCE_OF: dict[str, Audience] = {
     "norm_achieved": "norms",

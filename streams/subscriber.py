@@ -9,7 +9,7 @@ from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 from streams.kafka import read_from_start
 from streams.records import DeadLetter, decode_alert
 from streams.settings import Audience, Settings
-from tracker import events as ev
+from tracker import contract as ev
 
 
 async def read_topics(

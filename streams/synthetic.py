@@ -8,8 +8,8 @@ import random
 from collections.abc import Iterator, Sequence
 from datetime import date
 
-from tracker import events as ev
-from tracker.tournaments import System
+from tracker import contract as ev
+from tracker.domain.tournaments import System
 
 FEDERATIONS = ("GER", "FRA", "NED", "ESP", "ITA", "ENG", "USA", "HUN", "POL", "CZE")
 

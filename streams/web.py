@@ -1,7 +1,7 @@
 """The worker's web views (Faust's aiohttp server, ``tracker worker --web-port N``).
 
-Thin: each handler finds the tournament's state, calls the core (:mod:`tracker.views`,
-:mod:`tracker.certificate`) and returns its JSON. The routes are those of
+Thin: each handler finds the tournament's state, calls the core (:mod:`tracker.render.views`,
+:mod:`tracker.render.certificate`) and returns its JSON. The routes are those of
 :data:`streams.openapi.ROUTES`, described at ``/openapi.json``.
 
 A tournament lives on the worker that owns its input partition. A request for a tournament
@@ -31,11 +31,11 @@ from streams.feed import AlertFeed
 from streams.openapi import ROUTES, TournamentList, document
 from streams.processor import Processor
 from streams.settings import Settings
-from tracker.alert_filter import AlertFilter
-from tracker.certificate import NoNorm, certificate
-from tracker.state import TournamentState
-from tracker.titles import Title
-from tracker.views import find_player, player_card, standings, summary
+from tracker.contract.alert_filter import AlertFilter
+from tracker.domain.titles import Title
+from tracker.engine.state import TournamentState
+from tracker.render.certificate import NoNorm, certificate
+from tracker.render.views import find_player, player_card, standings, summary
 
 log = logging.getLogger(__name__)
 
@@ -222,7 +222,7 @@ def register(app: Any, settings: Settings, source: Any, processor: Processor) ->
         except NoNorm as exc:
             raise Problem(404, str(exc)) from None
         if fmt == "html":
-            from tracker.certificate_html import render
+            from tracker.render.certificate_html import render
 
             html = render(cert).encode()
             policy = {"Content-Security-Policy": content_security_policy(html)}
@@ -230,7 +230,7 @@ def register(app: Any, settings: Settings, source: Any, processor: Processor) ->
                 body=html, content_type="text/html", charset="utf-8", headers={**CORS, **policy}
             )
         if fmt == "pdf":
-            from tracker.certificate_pdf import render as pdf
+            from tracker.render.certificate_pdf import render as pdf
 
             name = f"{state.tournament.id}-{rank}-{cert.title}.pdf"
             return aioweb.Response(

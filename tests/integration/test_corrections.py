@@ -1,7 +1,7 @@
 """The corrections of every fact kind through the real worker on the test broker (issue 15,
 item 7, "Done when").
 
-Each mistake of ``tests/test_corrections.py`` goes into its own round robin (rounds open or
+Each mistake of ``tests/unit/test_corrections.py`` goes into its own round robin (rounds open or
 closed), is corrected after the last round and the arbiter's feed is sent again; all sixteen
 are published together. The worker is killed while it works through the corrections, and
 once more after them: the next one must rebuild each tournament with its corrections from
@@ -19,16 +19,16 @@ import time
 from pathlib import Path
 
 from streams.records import AUDIENCE_OF
-from tests.in_force import Subject, Subscriber, view
-from tests.integration.conftest import (
+from tests.support.corrections import cases, feed, rr
+from tests.support.in_force import Subject, Subscriber, view
+from tests.support.pipeline import (
     Pipeline,
     by_id,
     replay_jsonl,
     write_jsonl,
 )
-from tests.test_corrections import cases, feed, rr
-from tracker import events as ev
-from tracker.events import OUTPUT_ADAPTER
+from tracker import contract as ev
+from tracker.contract import OUTPUT_ADAPTER
 
 
 def held(lines: list[str], apart: bool) -> dict[Subject, object]:

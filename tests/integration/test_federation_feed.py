@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from streams.publish import load
 from streams.webhook import verify
-from tests.integration.conftest import ROOT, Pipeline, by_id, replay_jsonl
+from tests.support.pipeline import ROOT, Pipeline, by_id, replay_jsonl
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 

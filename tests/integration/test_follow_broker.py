@@ -13,11 +13,11 @@ import sys
 from pathlib import Path
 
 from streams.subscriber import read_topics
-from tests.follow_helpers import games, live, pgn_game, replay_lines, seed, serving, wait_for_polls
-from tests.integration.conftest import ROOT, Pipeline, by_id
-from tracker import events as ev
-from tracker.snapshots import read_snapshot
-from tracker.trf import format_trf
+from tests.support.follow import games, live, pgn_game, replay_lines, seed, serving, wait_for_polls
+from tests.support.pipeline import ROOT, Pipeline, by_id
+from tracker import contract as ev
+from tracker.formats.trf import format_trf
+from tracker.ingest.snapshots import read_snapshot
 
 
 def _follow(pipeline: Pipeline, trf: str, pgn: str, log: Path) -> subprocess.Popen[bytes]:
@@ -25,7 +25,7 @@ def _follow(pipeline: Pipeline, trf: str, pgn: str, log: Path) -> subprocess.Pop
         [
             sys.executable,
             "-m",
-            "tracker",
+            "cli",
             "follow",
             trf,
             "--pgn",

@@ -12,17 +12,19 @@ from pathlib import Path
 import pytest
 
 from streams.synthetic import interleave, round_robin
-from tests.integration.conftest import (
+from tests.support.pipeline import (
     ROOT,
     Pipeline,
+    assert_exactly,
     by_id,
     replay_jsonl,
     report,
+    revoking_correction,
     rounds_finished,
+    up_to_round,
     write_jsonl,
 )
-from tracker import events as ev
-from tracker.replay import Replay, Sourced
+from tracker import contract as ev
 
 SEEDS = sorted(
     p for p in (ROOT / "seeds").glob("*") if p.suffix in (".jsonl", ".trf") and p.is_file()
@@ -34,19 +36,8 @@ def many(count: int, tmp: Path, players: int = 10) -> tuple[list[ev.InputEvent],
     return events, write_jsonl(tmp / "tournaments.jsonl", events)
 
 
-def up_to_round(events: list[ev.InputEvent], first: int, last: int) -> list[ev.InputEvent]:
-    return [e for e in events if first <= getattr(e, "round", 0) <= last]
 
 
-def assert_exactly(pipeline: Pipeline, want: dict[str, str]) -> None:
-    """Every expected alert arrives, and after a grace period nothing else has."""
-    pipeline.wait_alerts(lambda seen: set(want) <= set(seen), f"{len(want)} alerts")
-    time.sleep(2.0)
-    seen = by_id(pipeline.read_alerts())
-    missing = set(want) - set(seen)
-    extra = set(seen) - set(want)
-    assert (missing, extra) == (set(), set()), f"{len(missing)} missing, {len(extra)} unexpected"
-    assert seen == want
 
 
 @pytest.mark.parametrize("seed", SEEDS or [None], ids=lambda p: p.name if p else "synthetic")
@@ -66,30 +57,6 @@ def test_seed_tournament_gives_the_alerts_of_replay(
     assert sorted(lines) == sorted(want.values())
 
 
-def revoking_correction(events: list[ev.InputEvent]) -> ev.ResultCorrected:
-    """A correction, turning one of a norm holder's games into a loss, that revokes a norm."""
-
-    def norm_revoked(evs: list[ev.InputEvent]) -> bool:
-        run = Replay()
-        return any(a.type == "norm_revoked" for e in evs for a in run.feed(Sourced(e, "")))
-
-    run = Replay()
-    holders = [
-        a for e in events for a in run.feed(Sourced(e, "")) if isinstance(a, ev.NormAchieved)
-    ]
-    for norm in holders:
-        rank = norm.player.rank
-        for g in events:
-            if (
-                isinstance(g, ev.GameResult)
-                and g.tournament_id == norm.tournament_id
-                and rank in (g.white, g.black)
-            ):
-                loss = "0-1" if g.white == rank else "1-0"
-                fix = ev.ResultCorrected(**{**g.model_dump(exclude={"type"}), "result": loss})
-                if g.result != loss and norm_revoked([*events, fix]):
-                    return fix
-    raise AssertionError("no correction revokes a norm")
 
 
 def test_every_event_sent_twice(pipeline: Pipeline, tmp_path: Path) -> None:

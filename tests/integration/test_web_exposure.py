@@ -18,8 +18,8 @@ import aiohttp
 
 from streams.broker import free_port
 from streams.publish import load
-from tests.integration.conftest import ROOT, Pipeline, by_id, replay_jsonl, rounds_finished
-from tests.integration.test_live_page import get
+from tests.support.http import get
+from tests.support.pipeline import ROOT, Pipeline, by_id, replay_jsonl, rounds_finished
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"

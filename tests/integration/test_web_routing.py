@@ -8,9 +8,10 @@ import json
 import urllib.request
 from pathlib import Path
 
+from streams.broker import free_port
 from streams.synthetic import interleave, round_robin
-from tests.integration.conftest import Pipeline, rounds_finished
-from tests.integration.test_live_page import free_port, get
+from tests.support.http import get
+from tests.support.pipeline import Pipeline, rounds_finished
 
 
 def test_requests_reach_the_owner(pipeline: Pipeline, tmp_path: Path) -> None:

@@ -20,15 +20,17 @@ from streams import broker as tansu
 from streams.kafka import ensure_topics, started
 from streams.records import RAW_PREFIX_BYTES
 from streams.synthetic import interleave, round_robin
-from tests.integration.conftest import (
+from tests.support.pipeline import (
     Pipeline,
+    assert_exactly,
     by_id,
     replay_jsonl,
+    revoking_correction,
     rounds_finished,
+    up_to_round,
     write_jsonl,
 )
-from tests.integration.test_pipeline import assert_exactly, revoking_correction, up_to_round
-from tracker import events as ev
+from tracker import contract as ev
 
 
 def poison() -> list[tuple[bytes | None, bytes]]:

@@ -3,7 +3,7 @@ ids 9xxxxxxx or none) that reproduce what real exports do, where the real files'
 do not let the project commit them (SOURCES.md says which quirk comes from where).
 
 Deterministic: ``python tests/data/real/authored.py`` rewrites every file byte for byte
-(``tests/test_real_corpus.py`` checks that it does). The pairings are a plain Swiss (score
+(``tests/unit/test_real_corpus.py`` checks that it does). The pairings are a plain Swiss (score
 groups, no repeats) or round robin (Berger tables); results are drawn from the ratings
 with a fixed seed; nothing here is the project's reader or writer.
 """
@@ -18,9 +18,9 @@ from datetime import date, timedelta
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parents[2]))  # the checkout, for tests.builders
+sys.path.insert(0, str(HERE.parents[2]))  # the checkout, for tests.support.builders
 
-from tests.builders import berger  # noqa: E402  (after the path above)
+from tests.support.builders import berger  # noqa: E402  (after the path above)
 
 
 @dataclasses.dataclass

@@ -1,0 +1,337 @@
+"""The Kafka subcommands of ``tracker``: ``worker``, ``publish``, ``alerts``, ``schema``.
+
+``cli.main`` finds :func:`register` through the ``tracker.commands`` entry point. Nothing
+here imports faust until a command runs, so ``tracker replay`` stays fast.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from streams.settings import Settings
+
+BROKER_HELP = "bootstrap broker, kafka://host:port (default: $TRACKER_BROKER or localhost:9092)"
+
+
+def register(sub: Any) -> None:
+    """Add the subcommands to ``tracker``'s argparse sub-parsers."""
+    worker = sub.add_parser("worker", help="run the streaming worker (faust) on the input topic")
+    worker.add_argument("--broker", help=BROKER_HELP)
+    worker.add_argument(
+        "-l",
+        "--loglevel",
+        default="info",
+        choices=["crit", "error", "warn", "info", "debug"],
+        help="how much the worker logs (default: info)",
+    )
+    worker.add_argument(
+        "--web-port", type=int, help="serve the web views, the alert stream and /live on this port"
+    )
+    worker.add_argument(
+        "--web-bind",
+        metavar="ADDRESS",
+        help="the address the web server listens on (default: $TRACKER_WEB_BIND or 127.0.0.1, "
+        "this host only; 0.0.0.0 for every interface)",
+    )
+    worker.add_argument(
+        "--web-host",
+        help="the name other workers reach this one by (default: $TRACKER_WEB_HOST or the host "
+        "name); requests for their tournaments are forwarded",
+    )
+    worker.set_defaults(func=cmd_worker)
+
+    publish = sub.add_parser(
+        "publish", help="publish a TRF or JSONL tournament to the input topic, round by round"
+    )
+    publish.add_argument("file", help="TRF file, or JSONL file of input events")
+    publish.add_argument("--broker", help=BROKER_HELP)
+    publish.add_argument(
+        "--pace", type=float, default=0.0, metavar="SECONDS", help="pause between rounds"
+    )
+    from cli.main import progress_flag, rounds_option
+
+    rounds_option(publish)
+    progress_flag(publish)
+    publish.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="send every event N times in a row (shows that repeats change nothing)",
+    )
+    publish.set_defaults(func=cmd_publish)
+
+    alerts = sub.add_parser("alerts", help="print the alerts on the output topics")
+    alerts.add_argument("--broker", help=BROKER_HELP)
+    alerts.add_argument("--follow", action="store_true", help="keep printing new alerts")
+    alerts.add_argument(
+        "--format",
+        choices=["text", "jsonl"],
+        default="text",
+        help="text: one line per alert naming its round, standings per round (default); "
+        "jsonl: each alert as JSON, the event contract",
+    )
+    alerts.add_argument(
+        "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
+    )
+    alerts.add_argument(
+        "--idle",
+        type=float,
+        metavar="S",
+        help="with --follow, stop once S seconds pass without a new alert (after the first)",
+    )
+    alerts.add_argument(
+        "--audience",
+        action="append",
+        choices=["norms", "titles", "ignorable", "rounds"],
+        help="only these output topics (repeatable; default: all)",
+    )
+    alerts.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    alerts.add_argument(
+        "--federation",
+        action="append",
+        metavar="FED",
+        help="only alerts about players of this federation (repeatable, or FED1,FED2): the "
+        "title-threshold and norm alerts a federation follows",
+    )
+    alerts.add_argument(
+        "--tournament", action="append", metavar="ID", help="only these tournaments (repeatable)"
+    )
+    alerts.add_argument(
+        "--type",
+        action="append",
+        metavar="TYPE",
+        help="only these alert types, e.g. norm_achieved (repeatable)",
+    )
+    alerts.add_argument(
+        "--webhook",
+        metavar="URL",
+        help="POST each alert to URL, signed with $TRACKER_WEBHOOK_SECRET (HMAC-SHA256), with "
+        "retries; prints one line per delivery instead of the alerts",
+    )
+    alerts.set_defaults(func=cmd_alerts)
+
+    dead = sub.add_parser("dead-letters", help="print the refused input messages")
+    dead.add_argument("--broker", help=BROKER_HELP)
+    dead.add_argument("--follow", action="store_true", help="keep printing new refused messages")
+    dead.add_argument(
+        "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
+    )
+    dead.set_defaults(func=cmd_dead_letters)
+
+    schema = sub.add_parser("schema", help="write the JSON Schemas of the events")
+    schema.add_argument(
+        "--out", default="out/schemas", metavar="DIR", help="default: ./out/schemas"
+    )
+    schema.set_defaults(func=cmd_schema)
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    return Settings().with_broker(getattr(args, "broker", None))
+
+
+def _fail(message: str) -> int:
+    print(f"tracker: error: {message}", file=sys.stderr)
+    return 2
+
+
+def _kafka_failure(settings: Settings, exc: BaseException) -> int:
+    """One line for a Kafka client error (exit code 2)."""
+    from streams.kafka import BrokerUnreachable, TopicMismatch, unreachable
+
+    if isinstance(exc, BrokerUnreachable | TopicMismatch):
+        return _fail(exc.message)
+    if unreachable(exc):
+        return _fail(BrokerUnreachable(settings).message)
+    return _fail(f"{settings.broker}: {exc}")
+
+
+def _quiet_clients() -> None:
+    from streams.kafka import quiet_clients
+
+    quiet_clients()
+
+
+def cmd_worker(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    from streams.kafka import prepare
+
+    settings = _settings(args)
+    if args.web_port:
+        settings = settings.model_copy(update={"web_port": args.web_port})
+    if args.web_bind:
+        settings = settings.model_copy(update={"web_bind": args.web_bind})
+    if args.web_host:
+        settings = settings.model_copy(update={"web_host": args.web_host})
+    _quiet_clients()
+    print(
+        f"tracker worker: connecting to {settings.broker} (waiting up to "
+        f"{settings.broker_wait:g} s, TRACKER_BROKER_WAIT)",
+        file=sys.stderr,
+        flush=True,
+    )
+    try:
+        asyncio.run(prepare(settings))
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    import logging
+
+    import faust
+
+    from streams.faust.wiring import build
+
+    logging.getLogger("aiokafka").setLevel(logging.NOTSET)
+    wiring = build(settings)
+    worker = faust.Worker(wiring.app, loglevel=args.loglevel)
+    try:
+        worker.execute_from_commandline()
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else 0
+    return 0
+
+
+def cmd_publish(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    _quiet_clients()
+
+    from cli.main import Progress
+    from streams.publish import load, publish
+
+    settings = _settings(args)
+    events = load(args.file, args.rounds)
+    progress = Progress(args.file, len(events) * args.repeat, args.progress, quiet_stdout=True)
+    current = 0
+
+    def announce(number: int) -> None:
+        nonlocal current
+        current = number
+        if not progress.enabled:
+            print(f"round {number} …", file=sys.stderr, flush=True)
+
+    started = time.monotonic()
+    try:
+        sent = asyncio.run(
+            publish(
+                events,
+                settings,
+                pace=args.pace,
+                repeat=args.repeat,
+                on_round=announce if args.pace or progress.enabled else None,
+                on_sent=lambda n: progress.update(n, current),
+            )
+        )
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    finally:
+        progress.close()
+    tournaments = len({e.tournament_id for e in events})
+    print(
+        f"published {sent} messages ({tournaments} tournament(s)) to "
+        f"{settings.topic('input')} in {time.monotonic() - started:.1f} s",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def cmd_alerts(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    _quiet_clients()
+
+    from streams.subscriber import alerts
+    from tracker.contract.alert_filter import AlertFilter
+    from tracker.render.report import story
+
+    settings = _settings(args)
+    wanted = AlertFilter.of(args.tournament, args.type, args.federation)
+    if args.webhook and settings.webhook_secret is None:
+        return _fail("--webhook: set TRACKER_WEBHOOK_SECRET to the secret shared with the receiver")
+    failed = 0
+
+    async def chosen() -> Any:
+        async for alert in alerts(
+            settings, args.audience, follow=args.follow, timeout=args.timeout, idle=args.idle
+        ):
+            if wanted.matches(alert.model_dump(mode="json")):
+                yield alert
+
+    async def run() -> None:
+        async for alert in chosen():
+            if args.format == "jsonl":
+                print(alert.model_dump_json(), flush=True)
+            else:
+                for line in story([alert], top=args.top):
+                    print(line, flush=True)
+
+    async def post() -> None:
+        from streams.webhook import Deliverer
+
+        nonlocal failed
+        assert settings.webhook_secret is not None
+        deliverer = Deliverer(
+            args.webhook,
+            settings.webhook_secret.get_secret_value().encode(),
+            attempts=settings.webhook_attempts,
+            backoff=settings.webhook_backoff,
+        )
+
+        async def bodies() -> Any:
+            async for alert in chosen():
+                yield alert.alert_id, alert.type, alert.model_dump_json().encode()
+
+        async for outcome in deliverer.run(bodies()):
+            verdict = "delivered" if outcome.delivered else "FAILED"
+            print(
+                f"{verdict} {outcome.alert_id} after {outcome.attempts} attempt(s)"
+                f" (HTTP {outcome.status})",
+                flush=True,
+            )
+            failed += not outcome.delivered
+
+    try:
+        asyncio.run(post() if args.webhook else run())
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    except KeyboardInterrupt:
+        return 0
+    return 1 if failed else 0
+
+
+def cmd_dead_letters(args: argparse.Namespace) -> int:
+    from aiokafka.errors import KafkaError
+
+    _quiet_clients()
+
+    from streams.subscriber import dead_letters
+
+    settings = _settings(args)
+
+    async def run() -> None:
+        async for letter in dead_letters(settings, follow=args.follow, timeout=args.timeout):
+            print(letter.model_dump_json(), flush=True)
+
+    try:
+        asyncio.run(run())
+    except KafkaError as exc:
+        return _kafka_failure(settings, exc)
+    except KeyboardInterrupt:
+        return 0
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from streams.records import write_schemas
+
+    for path in write_schemas(Path(args.out)):
+        print(path)
+    return 0
+
+
+__all__ = ["register"]

@@ -1,0 +1,138 @@
+"""Building the Faust application from :class:`~streams.settings.Settings`: topics, the
+``facts`` table, the one agent, its watchdog and the web views. :mod:`streams.faust.app` holds the
+module-level app for ``faust -A streams.faust.app``; ``tracker worker`` builds its own with
+:func:`build`. The wiring depends on the agent and the views; they do not know it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+import faust
+
+from streams import web
+from streams.faust import agents, watch
+from streams.faust.agents import Channels, Tracker
+from streams.processor import Processor
+from streams.settings import Audience, Settings
+
+
+@dataclasses.dataclass
+class Wiring:
+    """One Faust app and everything attached to it."""
+
+    settings: Settings
+    app: faust.App
+    input: Any
+    """The input topic (faust.TopicT)."""
+    outputs: dict[Audience, Any]
+    dead_letters: Any
+    facts: Any
+    """The ``facts`` table (faust.Table): ``b"<tournament id>/<seq>"`` -> an encoded
+    :class:`~streams.records.StoredFact`."""
+    agent: Any = None
+    tracker: Tracker | None = None
+    """The agent's state and steps (for tests and the benchmark)."""
+    feed: Any = None
+    """The web server's alert feed (:class:`streams.feed.AlertFeed`), when the web is on."""
+
+    @property
+    def processor(self) -> Processor | None:
+        """The agent's in-memory view of its tournaments."""
+        return self.tracker.processor if self.tracker else None
+
+
+def make_app(settings: Settings) -> faust.App:
+    """A Faust app with the settings' broker, store, guarantee and group timings (shared by
+    the tracker and the benchmark's pass-through agent)."""
+    _cap_fetch_wait(settings.fetch_max_wait_ms)
+    return faust.App(
+        settings.app_id,
+        broker=settings.faust_broker,
+        broker_credentials=settings.faust_credentials(),
+        store=settings.store,
+        datadir=settings.data_dir,
+        processing_guarantee=settings.processing_guarantee,
+        # Tansu holds a JoinGroup for session/2: Faust's 60 s default makes a restart take
+        # ~110 s there; 3 s makes it ~3.5 s (see the reference on the test broker).
+        broker_session_timeout=settings.session_timeout,
+        broker_heartbeat_interval=settings.heartbeat_interval,
+        broker_rebalance_timeout=settings.rebalance_timeout,
+        broker_commit_interval=settings.commit_interval,
+        # the default 1200 s would leave a worker blocked for 20 min on a lost produce reply
+        producer_request_timeout=settings.producer_request_timeout,
+        # room for the largest record the worker writes (a round_finished of a big open)
+        producer_max_request_size=settings.record_room,
+        topic_partitions=settings.partitions,
+        topic_replication_factor=settings.replication_factor,
+        table_standby_replicas=settings.standby_replicas,
+        recovery_consistency_check=settings.recovery_consistency_check,
+        **settings.faust_web(),
+        consumer_auto_offset_reset="earliest",
+        autodiscover=False,
+    )
+
+
+def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:
+    """A topic of raw bytes (we encode and decode ourselves, so bad input reaches the agent)."""
+    return app.topic(
+        name,
+        key_type=bytes,
+        value_type=bytes,
+        key_serializer="raw",
+        value_serializer="raw",
+        partitions=settings.partitions,
+        replicas=settings.replication_factor,
+    )
+
+
+def build(settings: Settings | None = None) -> Wiring:
+    settings = settings or Settings()
+    app = make_app(settings)
+
+    def topic(name: str) -> Any:
+        return raw_topic(app, settings, name)
+
+    wiring = Wiring(
+        settings=settings,
+        app=app,
+        input=topic(settings.topic("input")),
+        outputs={audience: topic(name) for audience, name in settings.output_topics.items()},
+        dead_letters=topic(settings.topic("dead_letters")),
+        facts=app.Table(
+            "facts",
+            partitions=settings.partitions,
+            key_type=bytes,  # bytes -> the "raw" codec for keys and values, no JSON layer
+            value_type=bytes,
+        ),
+    )
+    channels = Channels(wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts)
+    wiring.agent, wiring.tracker = agents.attach(app, settings, channels)
+    watch.attach(app, wiring.tracker)
+    if settings.web_port is not None:
+        wiring.feed = web.register(app, settings, wiring.input, wiring.tracker.processor)
+    return wiring
+
+
+def _cap_fetch_wait(ms: int) -> None:
+    """Cap how long the worker's consumer lets the broker hold a Fetch.
+
+    Faust creates its consumer with ``fetch_max_wait_ms=1500``, hard-coded. Apache Kafka
+    answers a held Fetch as soon as records arrive, so that only bounds idle polling; the
+    Tansu test broker holds it for half the wait whatever arrives (measured: 2 ms or ~750 ms
+    per hop), which would put up to 750 ms on every alert. The patch is process-wide and
+    idempotent; it sets the value aiokafka reads when the consumer starts.
+    """
+    from faust.transport.drivers import aiokafka as driver
+
+    cls: Any = driver.AIOKafkaConsumerThread
+    original = getattr(cls, "_tracker_create_worker_consumer", cls._create_worker_consumer)
+
+    def create(self: Any, transport: Any) -> Any:
+        consumer = original(self, transport)
+        consumer._fetch_max_wait_ms = ms
+        return consumer
+
+    cls._tracker_create_worker_consumer = original
+    cls._create_worker_consumer = create

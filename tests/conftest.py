@@ -1,0 +1,74 @@
+"""Fixtures and hooks every test folder shares.
+
+Tests under ``tests/integration`` and ``tests/browser`` run a real worker on the test broker
+(``TRACKER_TEST_BROKER``, which ``.ci/run`` starts); without it they are skipped, and the
+summary says how many and why.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.support.pipeline import BROKER, Pipeline
+
+NEEDS_BROKER = ("integration", "browser")
+"""The folders of ``tests/`` whose tests need the broker."""
+
+NO_BROKER = "no broker: TRACKER_TEST_BROKER is not set"
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    here = Path(__file__).parent
+    folders = [here / name for name in NEEDS_BROKER]
+    for item in items:
+        if any(folder in Path(str(item.fspath)).parents for folder in folders):
+            item.add_marker(pytest.mark.broker)
+            if not BROKER:
+                item.add_marker(pytest.mark.skip(reason=NO_BROKER))
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say why the integration tests were skipped, in the summary a plain ``pytest -q``
+    prints (skip reasons are otherwise shown only with ``-rs``)."""
+    skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_BROKER in str(r.longrepr)]
+    if skipped:
+        terminalreporter.write_line(
+            f"{len(skipped)} integration tests skipped: {NO_BROKER}; "
+            "bash .ci/run starts a broker and runs them"
+        )
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
+    report = yield
+    if report.failed:
+        item.stash[FAILED] = True
+    return report
+
+
+FAILED = pytest.StashKey[bool]()
+
+
+@pytest.fixture
+def pipeline(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Pipeline]:
+    label = re.sub(r"[^a-z0-9]+", "-", request.node.name.lower())[:30].strip("-")
+    store = getattr(request, "param", "memory://")
+    p = Pipeline(tmp_path, label, store)
+    try:
+        yield p
+    finally:
+        p.stop()
+        keep = os.environ.get("TRACKER_TEST_LOGS")
+        if keep and request.node.stash.get(FAILED, False):
+            # pytest deletes old tmp dirs; keep the worker logs of failed tests
+            target = Path(keep) / p.settings.app_id
+            target.mkdir(parents=True, exist_ok=True)
+            for w in p.workers:
+                shutil.copy(w.log, target / w.log.name)

@@ -1,0 +1,14 @@
+"""Where the tests find the checkout's files."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+"""The checkout."""
+SEEDS = ROOT / "seeds"
+"""The sample tournaments the project authors (``seeds/``)."""
+DATA = ROOT / "tests" / "data"
+"""The tests' own files: the regulations' printed tables, real and authored exports."""
+REAL = DATA / "real"
+"""Real exports and files authored after them (``tests/data/real/SOURCES.md``)."""

@@ -1,5 +1,0 @@
-"""``python -m tracker``."""
-
-from tracker.cli import main
-
-raise SystemExit(main())

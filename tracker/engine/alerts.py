@@ -1,0 +1,168 @@
+"""Building alerts (output events) from derived values, with deterministic ids."""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable
+from fractions import Fraction
+
+from tracker import contract as ev
+from tracker.domain.players import Player
+from tracker.domain.results import Code
+from tracker.engine.prospects import Prospect
+from tracker.norms.search import Check, NormGame, Verdict
+
+
+def alert_id(*parts: object) -> str:
+    """A stable id from the facts an alert rests on: the same facts give the same id, so
+    subscribers can drop repeats whatever the transport redelivers."""
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
+    return digest[:20]
+
+
+def player_ref(p: Player) -> ev.PlayerRef:
+    return ev.PlayerRef.model_validate(player_fields(p))
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of :func:`player_ref`, for building a whole alert in one validation."""
+    return {
+        "rank": p.rank,
+        "fide_id": p.fide_id,
+        "name": p.name,
+        "federation": p.federation,
+        "title": p.title.value if p.title else None,
+        "rating": p.rating,
+    }
+
+
+def score_text(score: Fraction | float) -> str:
+    """How arbiters write a score, for display (the JSON number is beside it).
+
+    >>> [score_text(Fraction(n, 2)) for n in (0, 1, 2, 13)]
+    ['0', '½', '1', '6½']
+    >>> score_text(6.5)
+    '6½'
+    """
+    halves = int(score * 2)
+    whole = str(halves // 2) if halves // 2 or halves % 2 == 0 else ""
+    return whole + "½" * (halves % 2)
+
+
+def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEvidence:
+    def counted(g: NormGame) -> ev.CountedGame:
+        raised = g.opponent.rank in floor_raised
+        used = max(g.rating, floor) if raised else g.rating
+        notes = [g.note] if g.note else []
+        if g.opponent.rating is None:
+            notes.append(f"unrated, counted as {g.rating}")
+        if raised:
+            notes.append(f"raised to the floor {floor}")
+        return ev.CountedGame(
+            round=g.round,
+            opponent=player_ref(g.opponent),
+            result=g.code.value,
+            rating_used=used,
+            note="; ".join(notes),
+        )
+
+    return ev.NormEvidence(
+        title=v.title.value,
+        achieved=v.achieved,
+        rounds_considered=v.rounds_considered,
+        games=v.games,
+        score=float(v.score),
+        score_text=score_text(v.score),
+        percentage=v.percentage,
+        average_rating=v.average,
+        performance=v.performance,
+        games_credited=v.credited_games,
+        counted=tuple(counted(g) for g in v.counted),
+        ignored=tuple(
+            ev.IgnoredGame(
+                round=i.round,
+                opponent=player_ref(i.opponent) if i.opponent else None,
+                result=i.code.value,
+                article=i.article,
+                reason=i.reason,
+            )
+            for i in v.ignored
+        ),
+        requirements=tuple(
+            ev.Requirement(
+                article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met
+            )
+            for c in v.checks
+        ),
+    )
+
+
+def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
+    return tuple(
+        ev.Requirement(article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met)
+        for c in checks
+    )
+
+
+def prospect_detail(p: Prospect) -> ev.Prospect:
+    """The wire form of a player's prospect, validated once as a whole (a model per way
+    would cost several times more). A way's results are letters in the order of
+    ``remaining``, which names each opponent once; the assumption names the articles of
+    the edition the prospect was made under."""
+    remaining = tuple(player_ref(r.opponent) for r in p.remaining)
+    return ev.Prospect.model_validate(
+        {
+            "exact": p.exact,
+            "games_left": p.games_left,
+            "remaining": remaining,
+            "ways": [
+                # _value_ is the member's value (Enum.value is a slower property); no
+                # results when the ways are a bound (no example)
+                {"score": float(w.score), "results": [code._value_ for code in w.results]}
+                for w in p.ways
+            ],
+            "needs": [
+                {
+                    "games": n.games,
+                    "score": float(n.score),
+                    "average": n.average,
+                    "best_available": n.best,
+                    "note": n.note,
+                }
+                for n in p.needs
+            ],
+            "open_requirements": requirements(p.open),
+            "assumption": "" if p.exact else p.assumption,
+        }
+    )
+
+
+def norm_alert_id(
+    tournament_id: str, rank: int, title: str, number: int, digest: str, previous: str
+) -> str:
+    """The id of a ``norm_achieved`` alert: the player's norm after round ``number`` with the
+    facts of :func:`facts_digest`; ``previous`` is the id of the revocation it follows, if
+    any (so that a subscriber dropping seen ids does not drop it). The certificate finds the
+    alert in force by making this id again."""
+    return alert_id(tournament_id, "norm_achieved", rank, title, number, digest, previous)
+
+
+def facts_digest(v: Verdict) -> str:
+    """What a norm rests on: the games counted and left out, with their results."""
+    counted = ",".join(f"{g.round}:{g.opponent.rank}:{g.code.value}" for g in v.counted)
+    ignored = ",".join(f"{i.round}:{i.code.value}:{i.article}" for i in v.ignored)
+    return f"{counted}/{ignored}"
+
+
+__all__ = [
+    "Code",
+    "alert_id",
+    "evidence",
+    "facts_digest",
+    "norm_alert_id",
+    "player_fields",
+    "player_ref",
+    "prospect_detail",
+    "requirements",
+    "score_text",
+]

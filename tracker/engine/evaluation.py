@@ -1,0 +1,223 @@
+"""Everything derived from a tournament's facts after a given round: standings, live
+ratings, the tournament-wide context of the norm rules, and every player's verdicts."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from tracker.domain.players import Player
+from tracker.domain.rate_of_play import Pace, RateOfPlay, classify, rating_minimum
+from tracker.domain.titles import Title
+from tracker.engine.event_flags import (
+    TournamentFlags,
+    exemption_holds,
+    swiss_exemption_by_round,
+    tournament_flags,
+)
+from tracker.engine.state import TournamentState
+from tracker.norms.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
+from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, find_norms
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class NormEvent:
+    """Whether the event can give title norms (and prospects) and title-by-rating levels,
+    from its rate of play: the one place where that is decided."""
+
+    rate: RateOfPlay
+    norms: bool
+    title_ratings: bool
+    reason: str
+    """How the rate of play was read and, when the event gives no norms, why."""
+    check: Check | None
+    """The requirement a norm of this event fails (in every evidence), or ``None``."""
+
+    @property
+    def flag(self) -> str:
+        """``rate_of_play`` on a norm: ``standard``, or ``unknown`` (judged as standard)."""
+        return Pace.STANDARD.value if self.rate.pace is Pace.STANDARD else Pace.UNKNOWN.value
+
+
+def norm_event(state: TournamentState) -> NormEvent:
+    """Title norms and title-by-rating levels come only from standard games played over the
+    board with the minimum time of the rating regulations (B.02 2024 1.1: 120 minutes for 60
+    moves when a player is rated 2400 or more, 90 from 1800, 60 below; here the strongest
+    player of the field decides, so that every game is rated) and, for norms, of the title
+    regulations (the edition's :attr:`norm_rate_minimum`: 120 minutes, 2009 1.14, 2024
+    1.1.3). Rapid and blitz events (Laws of Chess A.1, B.1: under 60 minutes for 60 moves)
+    and online events give round summaries and live ratings only. An event whose file gives
+    no time control (or one that cannot be read) is judged as a standard one, and its norms
+    say so (``rate_of_play: unknown``)."""
+    t, rules = state.tournament, state.title_rules
+    rate = classify(t.time_control, t.event_type, (t.name, t.city or "", t.chief_arbiter or ""))
+    top = max((p.rating for p in state.players.values() if p.rating is not None), default=None)
+    rated_from = rating_minimum(top)
+    title_minimum = rules.norm_rate_minimum
+    need = max(rated_from, title_minimum[0] if title_minimum else 0)
+    article = f"{title_minimum[1]}, B.02 1.1" if title_minimum else "B.02 1.1"
+    needed = f"standard chess over the board, ≥ {need} min for 60 moves"
+    described = rate.describe()
+    if rate.online or rate.pace in (Pace.RAPID, Pace.BLITZ):
+        what = "an online event" if rate.online else f"a {rate.pace.value} event"
+        reason = (
+            f"{what} ({rate.detail()}): title norms and title ratings come only from "
+            "standard games over the board (B.02 1.1)"
+        )
+        actual = f"online, {described}" if rate.online else described
+        return NormEvent(
+            rate, False, False, reason, Check(article, "rate of play", needed, actual, False)
+        )
+    minutes = rate.minutes
+    if minutes is None:
+        reason = f"rate of play {described}: judged as a standard event"
+        return NormEvent(rate, True, True, reason, None)
+    ratings_ok = minutes >= rated_from
+    norms_ok = ratings_ok and minutes >= need
+    if norms_ok:
+        reason = f"{described}, at least the {need} min of {article}"
+        return NormEvent(rate, True, True, reason, None)
+    if ratings_ok:
+        reason = (
+            f"{described}: rated, but a norm event needs ≥ {need} min for 60 moves "
+            f"({title_minimum[1] if title_minimum else 'B.02 1.1'})"
+        )
+    else:
+        reason = (
+            f"{described}: fewer than the {rated_from} min for 60 moves B.02 1.1 asks when a "
+            f"player is rated {top}: no norms, no title ratings"
+        )
+    return NormEvent(
+        rate, False, ratings_ok, reason, Check(article, "rate of play", needed, described, False)
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class PlayerRound:
+    """One player's standing after a round."""
+
+    player: Player
+    cells: tuple[Cell, ...]
+    score: Fraction
+    live: InterimRating | None
+    reached: dict[Title, InterimRating]
+
+
+def context(
+    state: TournamentState, up_to: int, cells: Mapping[int, Sequence[Cell]] | None = None
+) -> Context:
+    """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
+    if cells is None:
+        cells = state.all_cells(up_to)
+    t, rules = state.tournament, state.title_rules
+    last_only = not rules.swiss_exemption_per_round
+    by_round = swiss_exemption_by_round(t, state.players, cells, up_to, rules, last_only=last_only)
+    exempt = exemption_holds(by_round, rules)
+    possible = exempt
+    if not exempt and any(p.federation is None for p in state.players.values()):
+        # players of unknown federation may make it hold: the norms say it depends on them
+        possible = exemption_holds(
+            swiss_exemption_by_round(
+                t, state.players, cells, up_to, rules, last_only=last_only, optimistic=True
+            ),
+            rules,
+        )
+    return Context(
+        tournament=t,
+        players=dict(state.players),
+        swiss_exempt=exempt,
+        unrated_scored_zero=unrated_scoring_zero(state, cells),
+        game_date_ratings=rules.uses_game_date_ratings(t),
+        swiss_exempt_possible=possible,
+        event_check=norm_event(state).check,
+    )
+
+
+def flags(state: TournamentState, up_to: int, rows: list[PlayerRound]) -> TournamentFlags:
+    """The tournament-level facts carried on the norm alerts of round ``up_to``."""
+    cells = {row.player.rank: row.cells for row in rows}
+    return tournament_flags(state.tournament, state.players, cells, up_to, state.title_rules)
+
+
+def unrated_scoring_zero(
+    state: TournamentState, cells: Mapping[int, Sequence[Cell]]
+) -> frozenset[int]:
+    """Unrated players of a round robin who have played rated opponents and scored nothing
+    against them (1.42d of 2009)."""
+    if not state.tournament.system.predetermined:
+        return frozenset()
+    zero: set[int] = set()
+    for rank, player in state.players.items():
+        if player.rating is not None:
+            continue
+        against_rated = [
+            c
+            for c in cells.get(rank, ())
+            if c.opponent is not None
+            and c.code.over_the_board
+            and state.players[c.opponent].rating is not None
+        ]
+        if against_rated and sum(c.code.points for c in against_rated) == 0:
+            zero.add(rank)
+    return frozenset(zero)
+
+
+def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank)."""
+    cells = state.all_cells(up_to)
+    players = state.players
+    rating_rules = state.rating_rules
+    rules = state.title_rules
+    min_games = rules.rating_title_min_games
+    on = state.tournament.start_date
+    keyed: list[tuple[int, int, PlayerRound]] = []
+    for rank, player in players.items():
+        mine = tuple(cells.get(rank, ()))
+        half_points = 0
+        games: list[tuple[int, tuple[RatedGame]]] = []
+        for c in mine:
+            half_points += c.code.half_points
+            if c.opponent is not None:
+                games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
+        interims = interim_ratings(player, games, rating_rules, on)
+        row = PlayerRound(
+            player=player,
+            cells=mine,
+            score=Fraction(half_points, 2),
+            live=interims[-1] if interims else None,
+            reached=first_reached(player, interims, rules.rating_level_titles(player), min_games),
+        )
+        keyed.append((-half_points, rank, row))
+    keyed.sort(key=_by_score)
+    return [row for _, _, row in keyed]
+
+
+def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
+    return item[0], item[1]
+
+
+def achieved_norms(
+    state: TournamentState, rows: list[PlayerRound], ctx: Context
+) -> dict[tuple[int, Title], Verdict]:
+    """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
+    those rounds."""
+    found: dict[tuple[int, Title], Verdict] = {}
+    eligible = state.title_rules.eligible_norm_titles
+    for row in rows:
+        titles = eligible(row.player)
+        if not titles:
+            continue
+        for title, verdict in find_norms(
+            row.player, row.cells, titles, ctx, state.title_rules
+        ).items():
+            found[(row.player.rank, title)] = verdict
+    return found
+
+
+def verdict_for(state: TournamentState, rank: int, title: Title, up_to: int) -> Verdict:
+    """The full verdict, failed or not, for the arbiter's breakdown."""
+    player = state.players[rank]
+    cells = state.all_cells(up_to)
+    ctx = context(state, up_to, cells)
+    return evaluate(player, cells.get(rank, []), title, ctx, state.title_rules)
