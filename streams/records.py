@@ -145,6 +145,32 @@ class DeadLetter(BaseModel):
         return self.model_dump_json().encode()
 
 
+class WebhookDeadLetter(BaseModel):
+    """An alert that could not be delivered to a webhook receiver (``tracker alerts
+    --webhook``): refused there, or still failing when its retries ran out."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    receiver: str
+    """The receiver's URL."""
+    alert_id: str
+    type: str
+    tournament_id: str
+    reason: str
+    """The last answer or error, and why it was not tried again."""
+    attempts: int
+    status: int | None
+    """The receiver's last HTTP status (``None``: never reached)."""
+    alert: str
+    """The alert's JSON, as it was posted."""
+    topic: str
+    partition: int
+    offset: int
+
+    def encode(self) -> bytes:
+        return self.model_dump_json().encode()
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -398,6 +424,10 @@ def schemas() -> dict[str, dict[str, Any]]:
         "dead-letter.schema.json": _titled(
             DeadLetter.model_json_schema(), "Refused input message (dead-letter topic)"
         ),
+        "webhook-dead-letter.schema.json": _titled(
+            WebhookDeadLetter.model_json_schema(),
+            "Alert not delivered to a webhook receiver (webhook dead-letter topic)",
+        ),
     }
 
 
@@ -427,6 +457,7 @@ __all__ = [
     "SentMark",
     "Stored",
     "StoredFact",
+    "WebhookDeadLetter",
     "alert_topic",
     "archive_key",
     "decode_alert",

@@ -24,7 +24,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 Audience = Literal["norms", "titles", "ignorable", "rounds"]
 """Who an output topic is for; see :data:`streams.records.AUDIENCE_OF`."""
 
-TopicRole = Literal["input", "norms", "titles", "ignorable", "rounds", "dead_letters"]
+TopicRole = Literal[
+    "input", "norms", "titles", "ignorable", "rounds", "dead_letters", "webhook_dead_letters"
+]
 
 
 class Settings(BaseSettings):
@@ -137,10 +139,23 @@ class Settings(BaseSettings):
     webhook_secret: SecretStr | None = None
     """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the
     timestamp, the alert id and the body; see :mod:`streams.webhook`)."""
-    webhook_attempts: int = Field(default=6, ge=1)
-    """Deliveries tried per alert before giving up on it."""
+    webhook_attempts: int | None = Field(default=None, ge=1)
+    """Deliveries tried per alert at most; by default as many as ``webhook_retry_for`` allows."""
     webhook_backoff: float = Field(default=0.5, gt=0)
-    """Seconds before the first retry; doubled after each failure (capped at 30 s)."""
+    """Seconds before the first retry; doubled after each failure (at most
+    ``webhook_max_backoff``)."""
+    webhook_max_backoff: float = Field(default=300.0, gt=0)
+    """The longest wait between two attempts, in seconds."""
+    webhook_retry_for: float = Field(default=86_400.0, gt=0)
+    """Seconds an alert is retried for after its first attempt (a day: a receiver may be down
+    for hours); then it is dead-lettered (``webhook_dead_letter_topic``) with the reason."""
+    webhook_timeout: float = Field(default=10.0, gt=0)
+    """Seconds one attempt may take (a slower answer counts as a failure and is retried)."""
+    webhook_concurrency: int = Field(default=8, ge=1)
+    """Tournaments whose alerts go to one receiver at the same time (each tournament's in
+    order)."""
+    webhook_dead_letter_topic: str = "webhook-dead-letters"
+    """Alerts that could not be delivered to a receiver, with the reason."""
 
     # ------------------------------------------------------------------ derived
 
@@ -152,6 +167,7 @@ class Settings(BaseSettings):
             "ignorable": self.ignorable_topic,
             "rounds": self.round_topic,
             "dead_letters": self.dead_letter_topic,
+            "webhook_dead_letters": self.webhook_dead_letter_topic,
         }[role]
         return f"{self.topic_prefix}{name}"
 

@@ -7,7 +7,7 @@ import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
 
 from streams.kafka import read_from_start
-from streams.records import DeadLetter, decode_alert
+from streams.records import DeadLetter, WebhookDeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import contract as ev
 
@@ -80,4 +80,13 @@ async def dead_letters(
         yield DeadLetter.model_validate_json(value)
 
 
-__all__ = ["alerts", "dead_letters", "read_records", "read_topics"]
+async def webhook_dead_letters(
+    settings: Settings, *, follow: bool = False, timeout: float | None = None
+) -> AsyncIterator[WebhookDeadLetter]:
+    """The alerts ``tracker alerts --webhook`` could not deliver, with the reason."""
+    topic = settings.topic("webhook_dead_letters")
+    async for _, value in read_topics(settings, [topic], follow=follow, timeout=timeout):
+        yield WebhookDeadLetter.model_validate_json(value)
+
+
+__all__ = ["alerts", "dead_letters", "read_records", "read_topics", "webhook_dead_letters"]

@@ -50,7 +50,7 @@ class Receiver:
 
 @pytest.fixture
 async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
-    plan = {"a-retry": [503, 502], "a-refused": [400], "a-down": [503] * 10}
+    plan = {"a-retry": [503, 502], "a-refused": [400], "a-down": [503] * 100}
     r = Receiver(plan)
     app = web.Application()
     app.router.add_post("/hook", r.handle)
@@ -175,3 +175,36 @@ def test_the_receivers_check_refuses_old_or_altered_requests(check: str) -> None
     assert not ok({k: v for k, v in signed(now).items() if k != "X-Tracker-Timestamp"}, body)
     assert not ok({**signed(now), "X-Tracker-Signature": "v1=é"}, body)
     assert not ok({**signed(now), "X-Tracker-Timestamp": "١٢٣"}, body)  # digits, not ASCII
+
+
+async def test_retries_outlive_an_outage_of_hours_then_say_why(
+    receiver: tuple[Receiver, str],
+) -> None:
+    """No attempt bound: retried for ``retry_for`` seconds, the wait doubling up to
+    ``max_backoff``; the outcome says why it stopped."""
+    _, url = receiver
+    now = [1_700_000_000.0]
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    d = Deliverer(
+        url,
+        SECRET,
+        backoff=1.0,
+        max_backoff=600.0,
+        retry_for=4 * 3600.0,
+        sleep=sleep,
+        clock=lambda: now[0],
+    )
+    [outcome] = [o async for o in d.run(items("a-down"))]
+    assert not outcome.delivered
+    assert pauses[:10] == [2.0**k for k in range(10)]
+    assert max(pauses) == 600.0
+    assert sum(pauses) <= 4 * 3600 < sum(pauses) + 600
+    assert outcome.attempts == len(pauses) + 1
+    assert outcome.reason.startswith("HTTP 503; gave up after")
+    refused = [o async for o in d.run(items("a-refused"))]
+    assert refused[0].reason == "HTTP 400: refused (not retried)"
