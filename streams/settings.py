@@ -136,6 +136,11 @@ class Settings(BaseSettings):
     fact (then it is retired: a late event reads it back from the input topic); its alerts
     stay in the topics."""
 
+    certificate_renders: int = Field(default=1, ge=1)
+    """Certificate PDFs the web server renders at the same time, each in a thread of its own
+    beside the event loop (each ~0.2 s of CPU): more answers a crowd sooner, and takes more
+    of the CPU the alerts need (the threads share the interpreter with the loop)."""
+
     webhook_secret: SecretStr | None = None
     """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the
     timestamp, the alert id and the body; see :mod:`streams.webhook`)."""

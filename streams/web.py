@@ -18,19 +18,23 @@ output topic.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import dataclasses
 import hashlib
 import json
 import logging
 import re
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from importlib.resources import files
 from typing import Protocol
 from urllib.parse import quote
 
 from aiohttp import ClientError, ClientSession, ClientTimeout
 from aiohttp import web as aioweb
+from aiohttp.http_exceptions import HttpProcessingError
 from yarl import URL
 
 from streams.feed import AlertFeed
@@ -39,7 +43,7 @@ from streams.settings import Settings
 from tracker.contract.alert_filter import AlertFilter
 from tracker.domain.titles import Title
 from tracker.engine.state import TournamentState
-from tracker.render.certificate import NoNorm, certificate
+from tracker.render.certificate import NoNorm, NormCertificate, certificate
 from tracker.render.views import find_player, player_card, standings, summary
 
 log = logging.getLogger(__name__)
@@ -51,6 +55,15 @@ LOCKED = "default-src 'none'; base-uri 'none'; form-action 'none'"
 """The Content-Security-Policy of every answer but the HTML pages: nothing may load."""
 FORWARD_TIMEOUT = 30.0
 """Seconds a forwarded request may take at the owning worker."""
+PDFS_KEPT = 256
+"""Certificate PDFs kept in memory (~30-60 kB each)."""
+MAX_TARGET = 8192
+"""The longest request target (path and query) answered; a longer one gets a 414 that names
+``path``, with the security headers of every answer."""
+HANDLER_ARGS = {"max_line_size": 64 * 1024}
+"""The server's own limit on a request line, above :data:`MAX_TARGET` so that our answer
+refuses long targets. A line beyond it is refused by aiohttp itself (a plain 400), logged in
+one line (:class:`QuietBadRequests`)."""
 
 
 class Tournaments(Protocol):
@@ -91,6 +104,7 @@ class Views:
         self.live_page = files("streams").joinpath("static/live.html").read_bytes()
         self.live_policy = content_security_policy(self.live_page)
         self.client: ClientSession | None = None
+        self.pdfs = PdfCache(backend.settings.certificate_renders)
 
     def once(self, key: tuple[str, ...], state: TournamentState, make: Callable[[], str]) -> bytes:
         hit = self.answered.get(key)
@@ -99,6 +113,7 @@ class Views:
         return hit[1]
 
     async def close(self) -> None:
+        self.pdfs.close()
         await self.backend.feed.stop()
         if self.client is not None:
             await self.client.close()
@@ -106,6 +121,59 @@ class Views:
 
 
 VIEWS = aioweb.AppKey("views", Views)
+
+
+class PdfCache:
+    """Certificate PDFs (:mod:`tracker.render.certificate_pdf`, ~0.2 s of CPU each) rendered
+    off the event loop, in at most ``renders`` threads at a time, so that alerts keep flowing
+    while a crowd asks for PDFs; each made once and kept (the last :data:`PDFS_KEPT`) under
+    its certificate's alert id and content, which any change of the facts changes. Many
+    requests for the same PDF while it is being made wait for that one rendering."""
+
+    def __init__(self, renders: int) -> None:
+        from tracker.render.certificate_pdf import render
+
+        self.render_pdf: Callable[[NormCertificate], bytes] = render
+        self.renders = renders
+        self.threads: ThreadPoolExecutor | None = None
+        """Started on the first rendering; stopped with the server."""
+        self.kept: OrderedDict[str, bytes] = OrderedDict()
+        self.making: dict[str, asyncio.Future[bytes]] = {}
+
+    @staticmethod
+    def key(cert: NormCertificate) -> str:
+        content = hashlib.sha256(cert.model_dump_json().encode()).hexdigest()
+        return f"{cert.alert_id or '-'}/{content}"
+
+    async def render(self, cert: NormCertificate) -> bytes:
+        key = self.key(cert)
+        kept = self.kept.get(key)
+        if kept is not None:
+            self.kept.move_to_end(key)
+            return kept
+        making = self.making.get(key)
+        if making is None:
+            if self.threads is None:
+                self.threads = ThreadPoolExecutor(self.renders, thread_name_prefix="pdf")
+            loop = asyncio.get_running_loop()
+            making = loop.run_in_executor(self.threads, self.render_pdf, cert)
+            self.making[key] = making
+            making.add_done_callback(lambda done: self._made(key, done))
+        # shielded: a client that leaves does not cancel the others' answer
+        return await asyncio.shield(making)
+
+    def _made(self, key: str, done: asyncio.Future[bytes]) -> None:
+        del self.making[key]
+        if done.cancelled() or done.exception() is not None:
+            return  # the requests waiting get the error; the next one tries again
+        self.kept[key] = done.result()
+        while len(self.kept) > PDFS_KEPT:
+            self.kept.popitem(last=False)
+
+    def close(self) -> None:
+        if self.threads is not None:
+            self.threads.shutdown(wait=False, cancel_futures=True)
+            self.threads = None
 
 
 def content_security_policy(html: bytes) -> str:
@@ -288,11 +356,9 @@ async def certificate_view(
             body=html, content_type="text/html", charset="utf-8", headers={**CORS, **policy}
         )
     if fmt == "pdf":
-        from tracker.render.certificate_pdf import render as pdf
-
         name = f"{state.tournament.id}-{rank}-{cert.title}.pdf"
         return aioweb.Response(
-            body=pdf(cert),
+            body=await views.pdfs.render(cert),
             content_type="application/pdf",
             headers={**CORS, "Content-Disposition": content_disposition(name)},
         )
@@ -380,7 +446,11 @@ OURS = frozenset(route.path for route in ROUTES)
 async def only_ours(request: aioweb.Request, handler: Handler) -> aioweb.StreamResponse:
     """Serve the routes of :data:`~streams.openapi.ROUTES` and nothing else (Faust's own
     pages are switched off in :meth:`~streams.settings.Settings.faust_web`; this keeps any
-    it adds unserved)."""
+    it adds unserved), for request targets of at most :data:`MAX_TARGET` bytes."""
+    if len(request.raw_path) > MAX_TARGET:
+        return _problem(
+            414, f"path: a request target of {len(request.raw_path)} bytes (at most {MAX_TARGET})"
+        )
     resource = request.match_info.route.resource
     if resource is None or resource.canonical not in OURS:
         return _problem(404, "path: no such route (the routes are listed at /openapi.json)")
@@ -389,8 +459,25 @@ async def only_ours(request: aioweb.Request, handler: Handler) -> aioweb.StreamR
 
 async def secure(request: aioweb.Request, response: aioweb.StreamResponse) -> None:
     response.headers["X-Content-Type-Options"] = "nosniff"
-    if response.content_type != "application/pdf":
-        response.headers.setdefault("Content-Security-Policy", LOCKED)
+    response.headers.setdefault("Content-Security-Policy", LOCKED)
+
+
+class QuietBadRequests(logging.Filter):
+    """aiohttp logs every request it cannot parse (a line over its limit, a non-HTTP
+    client) with a traceback: the client's error, not the server's. This keeps one line
+    without the traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, HttpProcessingError):
+            record.msg = f"{record.msg}: {type(error).__name__}: {str(error)[:200]}"
+            record.exc_info = None
+            record.exc_text = None
+            record.levelno, record.levelname = logging.INFO, "INFO"
+        return True
+
+
+_QUIET = QuietBadRequests()
 
 
 def mount(app: aioweb.Application, backend: Backend) -> Views:
@@ -398,6 +485,7 @@ def mount(app: aioweb.Application, backend: Backend) -> Views:
     from ``backend``; its feed stops when the server shuts down."""
     views = Views(backend)
     app[VIEWS] = views
+    logging.getLogger("aiohttp.server").addFilter(_QUIET)  # once: a filter is kept once
     app.middlewares.append(only_ours)
     app.on_response_prepare.append(secure)
     for path, handler in HANDLERS.items():
@@ -413,13 +501,16 @@ def mount(app: aioweb.Application, backend: Backend) -> Views:
 
 def application(backend: Backend) -> aioweb.Application:
     """The web views as an aiohttp application of their own."""
-    app = aioweb.Application()
+    app = aioweb.Application(handler_args=HANDLER_ARGS)
     mount(app, backend)
     return app
 
 
 __all__ = [
     "HANDLERS",
+    "HANDLER_ARGS",
+    "LOCKED",
+    "MAX_TARGET",
     "VIEWS",
     "Backend",
     "Tournaments",

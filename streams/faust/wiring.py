@@ -70,6 +70,7 @@ def make_app(settings: Settings) -> faust.App:
         table_standby_replicas=settings.standby_replicas,
         recovery_consistency_check=settings.recovery_consistency_check,
         **settings.faust_web(),
+        web_application_options={"handler_args": web.HANDLER_ARGS},
         consumer_auto_offset_reset="earliest",
         autodiscover=False,
     )

@@ -10,6 +10,7 @@ import asyncio
 import base64
 import hashlib
 import json
+import logging
 import re
 from typing import Any
 from urllib.parse import quote, unquote
@@ -191,3 +192,38 @@ async def test_a_stale_position_gets_a_reset_notice_and_everything(wiring: Serve
     got = [json.loads(line[6:])["alert_id"] for line in lines[5:] if line.startswith(b"data: ")]
     assert got == ["a0", "a1", "a2"]
     assert f"id: {feed.base + 3}\n" in text
+
+
+async def raw_request(client: TestClient, line: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection(client.host, client.port)
+    writer.write(line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+async def test_long_request_lines_are_answered_with_the_headers_and_logged_once(
+    wiring: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request target over 8 kB gets a 414 naming ``path`` with the headers of every
+    answer; one beyond the server's own limit a plain 400, logged in one line without a
+    traceback (issue 22, point 7)."""
+    async with TestClient(TestServer(wiring.web_app)) as client:
+        long = await raw_request(client, b"GET /api/tournaments?x=" + b"a" * 9000 + b" HTTP/1.1")
+        head, _, body = long.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 414 ")
+        assert b"X-Content-Type-Options: nosniff" in head
+        assert b"Content-Security-Policy: default-src 'none'" in head
+        assert json.loads(body)["error"].startswith(
+            "path: a request target of 9019 bytes (at most 8192)"
+        )
+        with caplog.at_level(logging.DEBUG, logger="aiohttp.server"):
+            huge = await raw_request(client, b"GET /?" + b"a" * 70_000 + b" HTTP/1.1")
+            assert huge.startswith(b"HTTP/1.0 400 ")
+            await asyncio.sleep(0.05)
+    errors = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert errors, "aiohttp says nothing of the refused request"
+    assert all(r.exc_info is None and r.levelno <= logging.INFO for r in errors)
+    assert "LineTooLong" in errors[0].getMessage()
+    assert "Traceback" not in caplog.text
