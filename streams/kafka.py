@@ -211,13 +211,22 @@ async def read_from_start(
     follow: bool = False,
     timeout: float | None = None,
     idle: float | None = None,
+    caught_up_once: Callable[[], None] | None = None,
     **consumer_kwargs: object,
 ) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
     """Every record of the topics from offset 0, tombstones included, with a consumer
     outside any group (``consumer_kwargs`` go to :func:`consumer`); see :func:`read_assigned`
-    for ``follow``, ``timeout`` and ``idle``."""
+    for ``follow``, ``timeout``, ``idle`` and ``caught_up_once``."""
     async with started(consumer(settings, **consumer_kwargs), settings) as reader:
-        records = read_assigned(reader, settings, topics, follow=follow, timeout=timeout, idle=idle)
+        records = read_assigned(
+            reader,
+            settings,
+            topics,
+            follow=follow,
+            timeout=timeout,
+            idle=idle,
+            caught_up_once=caught_up_once,
+        )
         async with contextlib.aclosing(records):
             async for record in records:
                 yield record
@@ -232,6 +241,7 @@ async def read_assigned(
     timeout: float | None = None,
     idle: float | None = None,
     start: Callable[[TopicPartition], Awaitable[int]] | None = None,
+    caught_up_once: Callable[[], None] | None = None,
 ) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
     """The records of the topics, read by a started consumer with partitions assigned by
     hand, each partition from ``start(partition)`` (default: offset 0). Without ``follow``,
@@ -240,8 +250,17 @@ async def read_assigned(
     again every second until every topic has the configured count; without ``follow``, no
     partition at all ends the read at once. ``idle`` ends the read once that many seconds
     pass without a record (after the first); past ``timeout`` seconds in all it raises
-    :class:`TimeoutError`."""
+    :class:`TimeoutError`. ``caught_up_once`` is called the first time every partition has
+    been read to its end (or none exists yet)."""
     names = list(topics)
+    told = caught_up_once is None
+
+    def tell() -> None:
+        nonlocal told
+        if not told and caught_up_once is not None:
+            told = True
+            caught_up_once()
+
     begun = time.monotonic()
     last_record: float | None = None
     assigned: list[TopicPartition] = []
@@ -265,6 +284,7 @@ async def read_assigned(
                     reader.seek(tp, positions[tp])
                 assigned = tps
         if not assigned:
+            tell()
             if not follow:
                 return
             await asyncio.sleep(0.2)
@@ -274,8 +294,10 @@ async def read_assigned(
             for record in records:
                 last_record = time.monotonic()
                 yield record
-        if not follow and not batches and await caught_up(reader, assigned):
-            return
+        if not batches and (not told or not follow) and await caught_up(reader, assigned):
+            tell()
+            if not follow:
+                return
 
 
 async def partitions_of(reader: AIOKafkaConsumer, topics: Iterable[str]) -> list[TopicPartition]:

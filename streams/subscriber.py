@@ -4,7 +4,7 @@ at-least-once delivery, or a worker restarted after a crash, may send twice)."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 
 from streams.kafka import read_from_start
 from streams.records import DeadLetter, WebhookDeadLetter, decode_alert
@@ -37,10 +37,19 @@ async def read_records(
     follow: bool = False,
     timeout: float | None = None,
     idle: float | None = None,
+    caught_up_once: Callable[[], None] | None = None,
 ) -> AsyncGenerator[tuple[str, bytes, int], None]:
     """As :func:`read_topics`, with each message's timestamp (milliseconds since the epoch,
-    as the producer set it; ``-1`` when the broker gives none)."""
-    records = read_from_start(settings, topics, follow=follow, timeout=timeout, idle=idle)
+    as the producer set it; ``-1`` when the broker gives none); ``caught_up_once`` is called
+    once the topics are read to the end they had (:func:`streams.kafka.read_assigned`)."""
+    records = read_from_start(
+        settings,
+        topics,
+        follow=follow,
+        timeout=timeout,
+        idle=idle,
+        caught_up_once=caught_up_once,
+    )
     async with contextlib.aclosing(records):
         try:
             async for record in records:
