@@ -30,6 +30,15 @@ assignment) the partition is rebuilt before the message is handled (:class:`Reco
 Alerts go out again only when the table cannot prove they were acknowledged, and always under
 the same deterministic ``alert_id``: subscribers drop the repeat.
 
+**Corrections do not pile up.** The fact of a correction (:data:`CORRECTIONS`) also
+carries the tournament's whole state after it (:mod:`tracker.engine.state_record`: its
+current facts and the alerts in force). A tournament is rebuilt from its latest such fact
+whose alerts, and those of every fact before it, are acknowledged, and the facts after it
+(:meth:`Processor._replay_from`); once that is so, the facts before it are released
+(:meth:`Processor._release`): batches that hold no other live fact become hollow, as for
+retired tournaments. So a tournament corrected a thousand times is stored, and rebuilt after a
+restart, as its latest state and the few facts since, not as the thousand corrections.
+
 **State does not grow with history.** A tournament that is finished (its last planned round
 announced) and has had no new fact for :attr:`Limits.finished_grace` seconds, or that has had
 none for :attr:`Limits.idle_retire` seconds whatever its state, is *retired*
@@ -44,6 +53,11 @@ unread; an event whose alerts would not fit one record of :attr:`Limits.max_mess
 refused (state untouched); fact batches close at :data:`BATCH_BYTES`; dead letters keep a
 bounded prefix. A message the worker fails on (not bad input: a bug) is retried by the next
 worker at most :attr:`Limits.max_attempts` times, then dead-lettered.
+
+The module is long (about 1 000 lines) because the live path, the recovery, the release of
+corrected history and the retirement all keep one bookkeeping -- the chain of stored facts,
+the batches and the tournaments in each, the sent marks -- that must change together; split
+into modules, each would reach into the others' fields.
 """
 
 from __future__ import annotations
@@ -69,6 +83,7 @@ from streams.records import (
 )
 from tracker import contract as ev
 from tracker.engine.state import TournamentState
+from tracker.engine.state_record import record_of, state_of
 from tracker.engine.transition import Rejected, apply
 
 log = logging.getLogger(__name__)
@@ -85,6 +100,16 @@ at most :attr:`Limits.max_input_bytes`, a batch stays far below any record limit
 
 RECORD_OVERHEAD = 512
 """Bytes a record needs besides its key and value (headers, framing), with a margin."""
+
+CORRECTIONS = (
+    ev.ResultCorrected,
+    ev.PairingRemoved,
+    ev.ByeRemoved,
+    ev.RoundReopened,
+    ev.PlayerCorrected,
+    ev.PlayerRemoved,
+)
+"""The events whose fact carries the tournament's state after it (see the module's doc)."""
 
 Alerts = tuple[ev.OutputEvent, ...]
 Write = tuple[str, bytes | None]
@@ -154,7 +179,9 @@ class BatchInfo:
     key_offset: int
     prev: int
     last: int
-    tournaments: set[str]
+    tournaments: dict[str, int]
+    """The live tournaments with facts in the batch, each with the highest sequence number
+    it has there."""
     hollow: bool = False
 
 
@@ -197,6 +224,11 @@ class Processor:
     skip_below: dict[int, int] = dataclasses.field(default_factory=dict)
     """Per partition, offsets the watchdog has handled ahead of Faust's delivery: a delivery
     below is a repeat, skipped rather than rebuilt for."""
+    stated: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the sequence number of its latest fact that carries its state."""
+    released: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the fact carrying its state before which its stored facts have been
+    released (their batches hollow where no other tournament needs them)."""
 
     # ------------------------------------------------------------------ live
 
@@ -274,6 +306,7 @@ class Processor:
                     f"most {self.limits.max_message_bytes} bytes (TRACKER_MAX_MESSAGE_BYTES)"
                 )
                 return self._refuse(None, reason, parsed.key, None, partition, offset, parsed)
+        state = self._state_text(after) if isinstance(event, CORRECTIONS) else None
         fact = StoredFact(
             partition=partition,
             offset=offset,
@@ -282,13 +315,16 @@ class Processor:
             event=event,
             alerts=len(alerts),
             done=_finished(after),
+            state=state,
+            first=self.first_offset.get(tid, offset) if state is not None else -1,
         )
         self._remember(fact, after, time.time() if now is None else now)
         confirms: tuple[str, ...] = ()
         if alerts:
             confirms = (fact.key(),)
             self.unacked.setdefault(tid, set()).add(fact.seq)
-        batch = self.buffer.add(fact, len(parsed.value), bool(alerts))
+        size = len(parsed.value) + (len(state) if state is not None else 0)
+        batch = self.buffer.add(fact, size, bool(alerts))
         writes = self._stored(batch) if batch is not None else ()
         return Outcome(fact, tuple(alerts), payloads, confirms, writes=writes)
 
@@ -334,6 +370,20 @@ class Processor:
         )
         return Outcome(dead_letter=letter)
 
+    def _state_text(self, state: TournamentState) -> str | None:
+        """The state's record as JSON, if a batch holding it stays within a record
+        (:attr:`Limits.max_message_bytes`: a batch closes once its facts reach
+        :data:`BATCH_BYTES`, so it holds less than that and one state). A 500-player open's
+        state is ~180 kB, a 2 000-player one's ~750 kB; a larger one than fits is left out,
+        and that tournament is rebuilt by replaying its corrections."""
+        text = record_of(state).model_dump_json()
+        room = self.limits.max_message_bytes - BATCH_BYTES - RECORD_OVERHEAD
+        if len(text) > room:
+            tid = state.tournament.id
+            log.info("tournament %s: its state of %d bytes is not stored", tid, len(text))
+            return None
+        return text
+
     def _remember(self, fact: StoredFact, state: TournamentState, now: float) -> None:
         tid = fact.event.tournament_id
         self.states[tid] = state
@@ -345,6 +395,10 @@ class Processor:
         self.seq[tid] = fact.seq + 1
         self.partition_of[tid] = fact.partition
         self.last_fact[fact.partition] = fact.offset
+        if fact.state is not None:
+            self.stated[tid] = fact.seq
+            if fact.first >= 0:  # the facts before it may be gone from the table
+                self.first_offset[tid] = min(self.first_offset.get(tid, fact.first), fact.first)
         self.first_offset.setdefault(tid, fact.offset)
         self.last_offset[tid] = fact.offset
         self.touched[tid] = now
@@ -353,7 +407,7 @@ class Processor:
     def _stored(self, batch: FactBatch) -> tuple[Write, ...]:
         """Index a batch about to be written; its write."""
         index = self.batches.setdefault(batch.partition, {})
-        tids = {f.event.tournament_id for f in batch.facts}
+        tids = {f.event.tournament_id: f.seq for f in batch.facts}  # the highest: the last
         index[batch.key_offset] = BatchInfo(batch.key_offset, batch.prev, batch.last, tids)
         return ((batch.key(), batch.encode()),)
 
@@ -371,7 +425,7 @@ class Processor:
             tid, _, number = fact.rpartition("/")
             self.unacked.get(tid, set()).discard(int(number))
             touched.add(tid)
-        writes = []
+        writes: list[Write] = []
         for tid in sorted(touched):
             waiting = self.unacked.get(tid)
             if not waiting:
@@ -383,7 +437,24 @@ class Processor:
                 self.sent_upto[tid] = upto
                 mark = SentMark(partition, tid, upto)
                 writes.append((mark.key(), mark.encode()))
+                writes.extend(self._release(partition, tid))
         return tuple(writes)
+
+    def _release(self, partition: int, tid: str) -> list[Write]:
+        """Once the alerts of the tournament's latest fact carrying its state (and of every
+        fact before it) are acknowledged, the facts before it are never replayed again: the
+        batches holding no other live facts become hollow."""
+        stated = self.stated.get(tid)
+        if stated is None or stated > self.sent_upto.get(tid, -1):
+            return []
+        if stated <= self.released.get(tid, -1):
+            return []
+        self.released[tid] = stated
+        for info in self.batches.get(partition, {}).values():
+            highest = info.tournaments.get(tid)
+            if highest is not None and highest < stated:
+                del info.tournaments[tid]
+        return self._hollow(partition, set())
 
     def failed(self, partition: int, offset: int, error: str) -> Write:
         """The worker is about to stop on this message: the record that counts the attempt."""
@@ -405,13 +476,37 @@ class Processor:
         not been read back yet."""
         if tid in self.archived:
             return None
-        state = self.states.get(tid)
-        for fact in self.pending.get(tid, ()):
-            try:
+        try:
+            state, facts = self._replay_from(tid)
+            for fact in facts:
                 state, _ = apply(state, fact.event)
-            except Rejected:
-                return None
+        except (Rejected, Unreplayable):
+            return None
         return state
+
+    def _replay_from(self, tid: str) -> tuple[TournamentState | None, list[StoredFact]]:
+        """The state to replay the tournament's waiting facts on, and the facts to replay:
+        from the latest fact carrying the tournament's state whose alerts, and those of
+        every fact before it, are acknowledged (none of them is sent again); else every
+        waiting fact on the state in memory. Raises :exc:`Unreplayable` when the facts
+        before a state that cannot be read are gone."""
+        facts = self.pending.get(tid, [])
+        unsent = self.unsent.get(tid)
+        first_unsent = min(unsent) if unsent else None
+        for i in range(len(facts) - 1, -1, -1):
+            fact = facts[i]
+            if fact.state is None or (first_unsent is not None and fact.seq >= first_unsent):
+                continue
+            try:
+                record = fact.state_record()
+                assert record is not None
+                return state_of(record), facts[i + 1 :]
+            except (ValueError, Rejected) as exc:  # an edition no longer known, …
+                log.warning("stored state of %s is unreadable: %s", fact.key(), exc)
+        state = self.states.get(tid)
+        if state is None and facts and facts[0].seq != 0:
+            raise Unreplayable(facts[0].partition)  # the facts before a lost state are gone
+        return state, facts
 
     # ------------------------------------------------------------------ recovery
 
@@ -444,15 +539,15 @@ class Processor:
         )
 
     def materialize(self, tid: str) -> Iterator[Outcome]:
-        """Replay the tournament's waiting facts through the core, in steps of
-        :data:`YIELD_EVERY` facts; each step's outcome holds the alerts of replayed facts
-        that have no sent mark (to send again). Raises :exc:`Unreplayable`."""
+        """Replay the tournament's waiting facts through the core (from its latest stored
+        state that can be: see :meth:`_replay_from`), in steps of :data:`YIELD_EVERY` facts;
+        each step's outcome holds the alerts of replayed facts that have no sent mark (to
+        send again). Raises :exc:`Unreplayable`."""
         if tid in self.archived:
             raise RuntimeError(f"tournament {tid!r}: restore its retired history first")
         started = time.monotonic()
-        facts = self.pending.get(tid, [])
+        state, facts = self._replay_from(tid)
         unsent = self.unsent.get(tid, set())
-        state = self.states.get(tid)
         alerts: list[ev.OutputEvent] = []
         confirms: list[str] = []
         for i, fact in enumerate(facts, 1):
@@ -574,6 +669,8 @@ class Processor:
             self.done,
             self.sent_upto,
             self.unacked,
+            self.stated,
+            self.released,
         ):
             table.pop(tid, None)
 
@@ -641,7 +738,8 @@ class Processor:
         deletes: list[int] = []
         run: BatchInfo | None = None
         for info in list(index.values()):
-            info.tournaments -= gone
+            for tid in gone:
+                info.tournaments.pop(tid, None)
             if info.tournaments:
                 run = None
                 continue
@@ -719,11 +817,11 @@ class Recovery:
             elif isinstance(item, FactBatch):  # hollow
                 offset = _key_offset(key, item.prev + 1)
                 if item.prev < self.upto - 1:
-                    info = BatchInfo(offset, item.prev, item.last, set(), hollow=True)
+                    info = BatchInfo(offset, item.prev, item.last, {}, hollow=True)
                     self._link(item.prev, dataclasses.replace(item, key_offset=offset), info)
             elif isinstance(item, StoredFact) and item.offset < self.upto:
                 if info is None:
-                    info = BatchInfo(item.offset, item.prev, item.offset, set())
+                    info = BatchInfo(item.offset, item.prev, item.offset, {})
                 info.last = item.offset
                 self._link(item.prev, item, info)
 
@@ -765,7 +863,11 @@ class Recovery:
             if record is not None and fact.seq < record.seq:
                 continue  # a leftover of a retired tournament
             expected = proc.seq.get(tid, record.seq if record else 0)
-            if fact.seq != expected:
+            if fact.seq > expected and fact.state is not None:
+                # the facts before this state were released: it starts the tournament
+                proc.pending.pop(tid, None)
+                proc.unsent.pop(tid, None)
+            elif fact.seq != expected:
                 log.warning("partition %d: stored fact %s out of sequence", p, fact.key())
                 return proc.restart(p)
             if record is not None and tid not in proc.pending:
@@ -776,7 +878,7 @@ class Recovery:
             if fact.alerts and not marked:
                 proc.unsent.setdefault(tid, set()).add(fact.seq)
             proc._file(fact, self.now)
-            self.batch_of[fact.offset].tournaments.add(tid)
+            self.batch_of[fact.offset].tournaments[tid] = fact.seq
         for tid in proc.pending:
             if tid in self.sent_upto:
                 proc.sent_upto[tid] = self.sent_upto[tid]

@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from streams.settings import Audience
 from tracker import contract as ev
+from tracker.engine.state_record import StateRecord
 
 AUDIENCE_OF: dict[str, Audience] = {
     "norm_achieved": "norms",
@@ -193,6 +194,12 @@ class StoredFact:
     cut short, and re-read the input topic after it. ``alerts`` is how many alerts the event
     produced; once the broker has acknowledged all of them a :class:`SentMark` is stored.
     ``done`` says the tournament was finished after this fact (its last round announced).
+
+    A correction's fact also carries ``state``, the tournament's whole state after it (a
+    :class:`~tracker.engine.state_record.StateRecord`, as JSON), and ``first``, the input
+    offset of the tournament's first fact: a worker rebuilds the tournament from the latest
+    such fact whose alerts are acknowledged, and the facts before it are no longer needed
+    (see :mod:`streams.processor`).
     """
 
     partition: int
@@ -202,6 +209,9 @@ class StoredFact:
     event: ev.InputEvent
     alerts: int = 0
     done: bool = False
+    state: str | dict[str, Any] | None = None
+    """The state record as JSON text (made here) or as the dict a table entry decodes to."""
+    first: int = -1
 
     def key(self) -> str:
         return fact_key(self.event.tournament_id, self.seq)
@@ -211,14 +221,24 @@ class StoredFact:
 
     def json_text(self) -> str:
         """The fact as compact JSON: ``p``, ``o``, ``prev``, ``s``, the event ``e`` (fields left
-        at ``None`` omitted), ``a`` when it has alerts and ``f`` when it finished the
-        tournament. The event is written by pydantic straight to JSON: the same text as
-        ``json.dumps`` of its ``model_dump(mode="json")`` (tested), without building its dict
-        first."""
+        at ``None`` omitted), ``a`` when it has alerts, ``f`` when it finished the tournament,
+        and a correction's ``st`` and ``f0``. The event is written by pydantic straight to
+        JSON: the same text as ``json.dumps`` of its ``model_dump(mode="json")`` (tested),
+        without building its dict first."""
         event = self.event.model_dump_json(exclude_none=True)
         head = f'{{"p":{self.partition},"o":{self.offset},"prev":{self.prev},"s":{self.seq}'
         tail = (f',"a":{self.alerts}' if self.alerts else "") + (',"f":1' if self.done else "")
+        if self.state is not None:
+            state = self.state if isinstance(self.state, str) else _dumps(self.state).decode()
+            tail += f',"st":{state},"f0":{self.first}'
         return f'{head},"e":{event}{tail}}}'
+
+    def state_record(self) -> StateRecord | None:
+        if self.state is None:
+            return None
+        if isinstance(self.state, str):
+            return StateRecord.model_validate_json(self.state)
+        return StateRecord.model_validate(self.state, strict=False)
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> StoredFact:
@@ -232,6 +252,8 @@ class StoredFact:
             event=_INPUT_ADAPTER.validate_python(body["e"], strict=False),
             alerts=body.get("a", 0),
             done=bool(body.get("f", 0)),
+            state=body.get("st"),
+            first=body.get("f0", -1),
         )
 
     @classmethod

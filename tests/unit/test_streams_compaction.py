@@ -1,0 +1,94 @@
+"""Stored facts compacted (issue 22, point 6): a correction's fact carries the tournament's
+state, and once its alerts are acknowledged the facts before it are released (their batches
+hollow). A tournament corrected again and again is stored, and rebuilt by the next worker, as
+its latest state and the few facts after it, not as the history of its corrections; and a
+worker that dies anywhere in that history loses no alert."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+
+from streams.records import StoredFact, decode_entries
+from tests.support.processor import Worker, deduped, expected_alerts, keyed
+from tests.support.round_robins import RR, rr_events
+from tracker import contract as ev
+
+CYCLES = 30
+
+
+def cycle(tid: str, last: ev.GameResult) -> list[ev.InputEvent]:
+    """The last round reopened, its last board taken back, paired and played again."""
+    board = {"tournament_id": tid, "round": last.round, "white": last.white, "black": last.black}
+    return [
+        ev.RoundReopened(tournament_id=tid, round=last.round),
+        ev.PairingRemoved(**board),
+        ev.Pairing(**board),
+        last,
+    ]
+
+
+@functools.cache
+def corrected(cycles: int = CYCLES) -> tuple[ev.InputEvent, ...]:
+    events = rr_events(close_rounds=False)
+    last = next(e for e in reversed(events) if isinstance(e, ev.GameResult))
+    return (*events, *[e for _ in range(cycles) for e in cycle(RR, last)])
+
+
+def stored_facts(worker: Worker) -> list[StoredFact]:
+    return [
+        item
+        for value in worker.table.values()
+        for item in decode_entries(value)
+        if isinstance(item, StoredFact)
+    ]
+
+
+def test_a_tournament_corrected_again_and_again_is_stored_as_its_latest_state() -> None:
+    events = corrected()
+    worker = Worker([])
+    worker.run(keyed(events), range(len(events)))
+    worker.acknowledged()
+    assert deduped(worker.sent) == expected_alerts(events)
+    facts = stored_facts(worker)
+    # the last cycle's pairing_removed carries the state; its pairing and result follow
+    assert [type(f.event).__name__ for f in sorted(facts, key=lambda f: f.seq)] == [
+        "PairingRemoved",
+        "Pairing",
+        "GameResult",
+    ]
+    assert [f.state is not None for f in sorted(facts, key=lambda f: f.seq)] == [
+        True,
+        False,
+        False,
+    ]
+
+    again = Worker(list(worker.changelog))
+    again.processor.rebuild(0, len(events), list(again.table.items()), again.lookup)
+    assert len(again.processor.pending[RR]) == 3  # not the 100-odd facts of the history
+    assert again.processor.peek(RR) == worker.processor.states[RR]
+    # and the next correction gives the same alerts from both
+    extra = cycle(RR, next(e for e in reversed(events) if isinstance(e, ev.GameResult)))
+    messages = keyed([*events, *extra])
+    before = len(worker.sent)
+    worker.run(messages, range(len(events), len(messages)))
+    again.run(messages, range(len(events), len(messages)))
+    assert [a.alert_id for a in again.sent] == [a.alert_id for a in worker.sent[before:]]
+
+
+@pytest.mark.parametrize("crash", range(4 * 2))
+def test_a_worker_dying_in_a_correction_loses_no_alert(crash: int) -> None:
+    """The first worker handles the messages up to one of the last two cycles' messages,
+    whose alerts the broker never acknowledged; the next one takes over from its changelog
+    and the message again: together they send every alert, none lost."""
+    events = corrected(4)
+    messages = keyed(events)
+    at = len(events) - 4 * 2 + crash
+    first = Worker([])
+    first.run(messages, range(at))
+    first.acknowledged()
+    first.run(messages, [at])  # handled; its alerts sent, never acknowledged
+    second = Worker(list(first.changelog))
+    second.run(messages, range(at, len(messages)))
+    assert deduped([*first.sent, *second.sent]) == expected_alerts(events)
