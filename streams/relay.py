@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 
 READ_AHEAD = 1000
 """Alerts read and not yet done, per receiver, at most (reading waits beyond)."""
+SEEN = 100_000
+"""Alert ids a relay remembers, the latest, to skip an alert the topics hold twice (a worker
+sends an unacknowledged alert again after a crash, moments later)."""
 
 
 @dataclasses.dataclass
@@ -131,7 +134,8 @@ class Relay:
         self.wanted = wanted
         self.report = report
         self.offsets = Offsets()
-        self.seen: set[str] = set()
+        self.seen: dict[str, None] = {}
+        """The latest :data:`SEEN` alert ids taken, oldest first."""
         self.tails: dict[str, asyncio.Task[None]] = {}
         """Per tournament, the task delivering its latest alert (the next waits for it)."""
         self.lanes = asyncio.Semaphore(settings.webhook_concurrency)
@@ -139,9 +143,11 @@ class Relay:
         self.wake = asyncio.Event()
         self.failed = 0
         self.producer: AIOKafkaProducer | None = None
+        self.starting = asyncio.Lock()
+        """Held while the dead-letter producer starts (two lanes may fail at once)."""
         self.broken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         """Set with the exception of a delivery that failed beyond retrying (the dead-letter
-        topic could not be written): the run ends with it."""
+        topic could not be written) or of a commit: the run ends with it."""
 
     async def run(self, *, follow: bool = False, idle: float | None = None) -> None:
         """Deliver the alerts of the output topics from the group's committed offsets; without
@@ -154,6 +160,7 @@ class Relay:
                 return await reader.committed(tp) or 0
 
             committer = asyncio.create_task(self._committer(reader))
+            committer.add_done_callback(self._broke)
             reading = asyncio.create_task(self._read(reader, session, start, follow, idle))
             try:
                 await asyncio.wait({reading, self.broken}, return_when=asyncio.FIRST_COMPLETED)
@@ -203,7 +210,9 @@ class Relay:
         if alert.alert_id in self.seen or not self.wanted(alert.model_dump(mode="json")):
             self._done(tp, record.offset)
             return
-        self.seen.add(alert.alert_id)
+        self.seen[alert.alert_id] = None
+        if len(self.seen) > SEEN:
+            del self.seen[next(iter(self.seen))]
         tid = alert.tournament_id
         before = self.tails.get(tid)
         task = asyncio.create_task(self._lane(session, before, alert, tp, record.offset))
@@ -213,8 +222,15 @@ class Relay:
     def _untail(self, tid: str, task: asyncio.Task[None]) -> None:
         if self.tails.get(tid) is task:
             del self.tails[tid]
-        if not task.cancelled() and task.exception() is not None and not self.broken.done():
-            self.broken.set_exception(task.exception())  # type: ignore[arg-type]
+        self._broke(task)
+
+    def _broke(self, task: asyncio.Task[None]) -> None:
+        """A delivery or the committer failed (the broker): the run ends with the error."""
+        if task.cancelled() or self.broken.done():
+            return
+        error = task.exception()
+        if error is not None:
+            self.broken.set_exception(error)
 
     async def _lane(
         self,
@@ -247,11 +263,12 @@ class Relay:
         """Write the dead letter and wait for the broker to take it (a failure here ends
         the run, and the alert is tried again by the next one)."""
         name = self.settings.topic("webhook_dead_letters")
-        if self.producer is None:
-            await ensure_topics(self.settings, [name])
-            producer = AIOKafkaProducer(acks="all", **self.settings.client_kwargs())
-            await producer.start()
-            self.producer = producer
+        async with self.starting:
+            if self.producer is None:
+                await ensure_topics(self.settings, [name])
+                producer = AIOKafkaProducer(acks="all", **self.settings.client_kwargs())
+                await producer.start()
+                self.producer = producer
         letter = WebhookDeadLetter(
             receiver=self.receiver.url,
             alert_id=alert.alert_id,
@@ -287,4 +304,4 @@ class Relay:
             self.offsets.committed_to(due)
 
 
-__all__ = ["READ_AHEAD", "Offsets", "Receiver", "Relay", "Report"]
+__all__ = ["READ_AHEAD", "SEEN", "Offsets", "Receiver", "Relay", "Report"]
