@@ -29,7 +29,7 @@ import hashlib
 import hmac
 import logging
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import aiohttp
 
@@ -163,12 +163,6 @@ class Deliverer:
                 return Outcome(alert_id, False, attempt, status, reason)
             await self.sleep(wait)
             wait = min(wait * 2, self.max_backoff)
-
-    async def run(self, alerts: AsyncIterable[tuple[str, str, bytes]]) -> AsyncIterator[Outcome]:
-        """Deliver ``(alert id, type, JSON body)`` items in order, one at a time."""
-        async with aiohttp.ClientSession() as session:
-            async for alert_id, kind, body in alerts:
-                yield await self.deliver(session, alert_id, kind, body)
 
 
 __all__ = ["TOLERANCE", "Deliverer", "Outcome", "signature", "verify"]
