@@ -18,7 +18,7 @@ from streams.openapi import ROUTES, document
 from streams.publish import load
 from streams.records import encode_input
 from streams.settings import Settings
-from streams.web import HANDLERS
+from streams.web import HANDLER_ARGS, HANDLERS
 from tests.support.web import SEED, TID, Served, served
 from tracker.contract.alert_filter import AlertFilter
 from tracker.host.replay import read_events, replay
@@ -64,6 +64,7 @@ def test_the_wiring_mounts_the_views_in_fausts_web_server() -> None:
     assert {p for p in served_paths(faust_web) if p.startswith("/")} >= set(HANDLERS)
     assert w.feed is not None
     assert w.processor is not None
+    assert w.app.conf.web_application_options == {"handler_args": HANDLER_ARGS}
 
 
 async def fetch(w: Served, path: str) -> tuple[int, str, bytes]:
