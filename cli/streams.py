@@ -299,8 +299,7 @@ def cmd_alerts(args: argparse.Namespace) -> int:
                 line += f": {outcome.reason}; dead-lettered to {dead_letters}"
             print(line, flush=True)
 
-        audiences = set(args.audience or settings.output_topics)
-        topics = [n for a, n in settings.output_topics.items() if a in audiences]
+        topics = settings.topics_of(args.audience)
         relays = []
         for url in dict.fromkeys(args.webhook):
             deliverer = Deliverer(

@@ -16,6 +16,7 @@ set ``TRACKER_SESSION_TIMEOUT=10`` and ``TRACKER_HEARTBEAT_INTERVAL=3`` (see ``d
 from __future__ import annotations
 
 import ssl
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr
@@ -184,6 +185,11 @@ class Settings(BaseSettings):
             "ignorable": self.topic("ignorable"),
             "rounds": self.topic("rounds"),
         }
+
+    def topics_of(self, audiences: Iterable[Audience] | None) -> list[str]:
+        """The output topics of these audiences (``None``: all)."""
+        wanted = set(audiences or self.output_topics)
+        return [name for audience, name in self.output_topics.items() if audience in wanted]
 
     @property
     def bootstrap_servers(self) -> list[str]:

@@ -69,8 +69,7 @@ async def alerts(
     idle: float | None = None,
 ) -> AsyncIterator[ev.OutputEvent]:
     """Alerts of the chosen audiences (default: all), each alert id once."""
-    wanted = set(audiences or settings.output_topics)
-    topics = [name for audience, name in settings.output_topics.items() if audience in wanted]
+    topics = settings.topics_of(audiences)
     seen: set[str] = set()
     async for _, value in read_topics(settings, topics, follow=follow, timeout=timeout, idle=idle):
         alert = decode_alert(value)
