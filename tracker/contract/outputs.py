@@ -212,7 +212,7 @@ class ProspectWay(_Event):
 
 
 class Prospect(_Event):
-    """What the remaining rounds must bring (see ``tracker/engine/prospects.py``)."""
+    """What the remaining rounds must bring (see ``tracker/engine/prospects/``)."""
 
     exact: bool
     """``True`` in a round robin: the remaining opponents are known and ``ways`` is exact."""
