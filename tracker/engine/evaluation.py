@@ -17,7 +17,14 @@ from tracker.engine.event_flags import (
     tournament_flags,
 )
 from tracker.engine.state import TournamentState
-from tracker.norms.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
+from tracker.norms.live_rating import (
+    EMPTY_TRACK,
+    InterimRating,
+    LiveTrack,
+    RatedGame,
+    first_reached,
+    live_track,
+)
 from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, find_norms
 
 
@@ -102,6 +109,8 @@ class PlayerRound:
     score: Fraction
     live: InterimRating | None
     reached: dict[Title, InterimRating]
+    track: LiveTrack = dataclasses.field(default=EMPTY_TRACK, repr=False)
+    """The live ratings so far, which the next round's standings extend."""
 
 
 def context(
@@ -163,9 +172,17 @@ def unrated_scoring_zero(
     return frozenset(zero)
 
 
-def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
-    """Every player after round ``up_to``, best score first (then start rank)."""
-    cells = state.all_cells(up_to)
+def standings(
+    state: TournamentState,
+    up_to: int,
+    since: Mapping[int, LiveTrack] | None = None,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank). ``since``:
+    every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
+    which the live ratings extend by round ``up_to`` alone; ``cells`` when already built."""
+    if cells is None:
+        cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
     rules = state.title_rules
@@ -178,15 +195,18 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
         games: list[tuple[int, tuple[RatedGame]]] = []
         for c in mine:
             half_points += c.code.half_points
-            if c.opponent is not None:
+            if c.opponent is not None and (since is None or c.round == up_to):
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
-        interims = interim_ratings(player, games, rating_rules, on)
+        before = EMPTY_TRACK if since is None else since[rank]
+        track = live_track(player, games, rating_rules, on, since=before)
+        interims = track.interims
         row = PlayerRound(
             player=player,
             cells=mine,
             score=Fraction(half_points, 2),
             live=interims[-1] if interims else None,
             reached=first_reached(player, interims, rules.rating_level_titles(player), min_games),
+            track=track,
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)

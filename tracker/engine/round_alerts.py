@@ -37,6 +37,7 @@ from tracker.engine.alerts import (
     requirements,
     score_text,
 )
+from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
     PlayerRound,
@@ -73,6 +74,9 @@ class RoundView:
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
+    the state carries that round's evaluation of the same facts."""
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -88,9 +92,12 @@ class RoundView:
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
+    """The evaluation after round ``number``, extending the state's carry of the round
+    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
     t = state.tournament
     last = t.is_last(number)
-    rows = standings(state, number)
+    carry = carried(state, number)
+    rows = standings(state, number, carry.live if carry is not None else None)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
@@ -105,7 +112,16 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         else {}
     )
     return RoundView(
-        number, norm_event(state), rows, cells, ctx, norms, pending, last, before_last_allowed
+        number,
+        norm_event(state),
+        rows,
+        cells,
+        ctx,
+        norms,
+        pending,
+        last,
+        before_last_allowed,
+        carry.settled if carry is not None else frozenset(),
     )
 
 
@@ -421,6 +437,7 @@ def prospect_alerts(
     sent: dict[str, str],
     reason: str = "no longer evaluated for the {title} norm (contention announced as {id})",
     players: Mapping[int, Player] | None = None,
+    settled: set[Key] | None = None,
 ) -> Emitted:
     """``norm_prospect`` when a player enters contention for a norm (it is still possible)
     or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
@@ -428,13 +445,16 @@ def prospect_alerts(
     ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id. A
     contention in force for a title the player is no longer evaluated for (a corrected
     registration, a player taken off) is revoked (``norm_prospect_revoked``, with ``reason``;
-    ``players``: where to find a player no longer registered)."""
+    ``players``: where to find a player no longer registered). ``settled``: filled with the
+    pairs out of reach for good (:attr:`tracker.engine.carry.Carry.settled`)."""
     t = state.tournament
     number = view.number
     edition = state.title_rules.name
-    outlook = Outlook(state, number, view.cells, view.ctx)
+    outlook = Outlook(state, number, view.cells, view.ctx, view.settled)
     out: Emitted = []
     found = outlook.all(view.secured)
+    if settled is not None:
+        settled.update(outlook.settled)
     for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"

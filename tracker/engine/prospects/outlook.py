@@ -48,9 +48,11 @@ class Outlook:
         up_to: int,
         cells: Mapping[int, Sequence[Cell]] | None = None,
         ctx: Context | None = None,
+        settled: Collection[Key] = (),
     ) -> None:
         """``cells`` (every player's rounds up to ``up_to``, in round order) and ``ctx``
-        (:func:`tracker.engine.evaluation.context` of them) when the caller has them already."""
+        (:func:`tracker.engine.evaluation.context` of them) when the caller has them already;
+        ``settled``: the pairs :attr:`settled` after the round before, of the same facts."""
         self.state = state
         self.up_to = up_to
         t = state.tournament
@@ -72,6 +74,17 @@ class Outlook:
         """Rounds left in a Swiss; ``None`` when the number of rounds is not known (then
         :meth:`_swiss_left` assumes a number, :data:`HORIZON`)."""
         self.won = WonRecords(self.opponents, self._spec)
+        self.lasting = not self.round_robin and self.games_left_swiss is not None
+        """Whether an outcome on the rating or the number of games lasts (:attr:`settled`)."""
+        self.settled: set[Key] = set(settled) if self.lasting else set()
+        """The pairs out of reach for good: in a Swiss whose number of rounds is known, out
+        of reach on the rating or the number of games alone, on every route. Both only get
+        harder round by round: a round's game is one of the pool's (at most the rating it
+        was counted with, at most a win), the pool loses its opponent, a game left to
+        count goes; a round without a counted game is one the bound allowed for. (The mix
+        does not last so: a game so far counts for the at-least rules and may be left out
+        for the at-most ones, which no single record of the round before does.) The status
+        pass answers for these pairs without working them out again."""
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
         self._specs: dict[Key, Requirements] = {}
@@ -102,6 +115,8 @@ class Outlook:
             return make(Status.SECURED, reason="norm achieved")
         if left == 0 and not detail:
             return make(reason="no games left")
+        if not detail and (rank, title) in self.settled:
+            return make(reason="")
         counted = o.counted(rank)
         spec = self._spec(rank, title)
         if detail:
@@ -123,6 +138,8 @@ class Outlook:
                 # the other routes only when the first fails (or for the details)
                 routes = self._routes(rank, spec, counted, True, quick=not detail)
                 if not any(route.possible() for route in routes):
+                    if self.lasting and not any(route.rating_ok for route in routes):
+                        self.settled.add((rank, title))
                     # the reason goes with the details (the status pass asks for none)
                     return make(reason=why_not(routes) if detail else "")
             if not self.round_robin:
