@@ -105,7 +105,8 @@ def test_a_generated_open_gives_the_same_alerts_carried_or_from_scratch(start: d
     groups = swiss_events(150, 9, seed=3, start=start)
     run = compare(e for group in groups for e in group)
     assert run.carried == 8  # every round after the first built on the one before
-    assert run.state is not None and run.state.carry is not None
+    assert run.state is not None
+    assert run.state.carry is not None
     assert run.state.carry.settled  # some pairs went out of reach for good
     compare(corrected(groups, at=5))
 
