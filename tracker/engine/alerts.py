@@ -21,19 +21,16 @@ def alert_id(*parts: object) -> str:
 
 
 def player_ref(p: Player) -> ev.PlayerRef:
-    return ev.PlayerRef.model_validate(player_fields(p))
-
-
-def player_fields(p: Player) -> dict[str, object]:
-    """The fields of :func:`player_ref`, for building a whole alert in one validation."""
-    return {
-        "rank": p.rank,
-        "fide_id": p.fide_id,
-        "name": p.name,
-        "federation": p.federation,
-        "title": p.title.value if p.title else None,
-        "rating": p.rating,
-    }
+    """How an alert names the player: made from the registered record's typed values,
+    which were validated when the registration came in, without validating them again."""
+    return ev.PlayerRef.model_construct(
+        rank=p.rank,
+        fide_id=p.fide_id,
+        name=p.name,
+        federation=p.federation,
+        title=p.title.value if p.title else None,
+        rating=p.rating,
+    )
 
 
 def score_text(score: Fraction | float) -> str:
@@ -160,7 +157,6 @@ __all__ = [
     "evidence",
     "facts_digest",
     "norm_alert_id",
-    "player_fields",
     "player_ref",
     "prospect_detail",
     "requirements",
