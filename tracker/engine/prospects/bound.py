@@ -60,6 +60,13 @@ class Relaxed:
         self.best = list(itertools.accumulate(clamped, initial=0))
         self.games_ok = False
         self.rating_ok = False
+        self.lasting = True
+        """Whether every record failed for a reason later rounds keep (so far): too few
+        games, the rating, or an at-least rule of the mix even with every game left
+        counted (:meth:`_short_for_good`). Not an at-most rule, nor an at-least rule with
+        fewer games left counted: a game so far counts for the at-least rules and may be
+        left out for the at-most ones, which no single record of the round before does."""
+        self._for_good: dict[int, bool] = {}
         self._failed_mix: tuple[int, int] | None = None
         """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
         self._mix: dict[tuple[int, int], bool] = {}
@@ -100,6 +107,8 @@ class Relaxed:
             return None
         self.rating_ok = True
         if not self._mix_ok(n, m):
+            if self.lasting and not self._short_for_good(n):
+                self.lasting = False
             return None
         return x
 
@@ -146,15 +155,33 @@ class Relaxed:
                 self._failed_mix = (n, m)
         return self._mix[(n, m)]
 
+    def _short_for_good(self, n: int) -> bool:
+        """Whether an at-least rule of the mix of ``n`` games fails even with every game
+        left counted: a round played later adds at most its game to those so far and takes
+        its opponent from the pool and a game from those left, which leaves every
+        at-least count where it was or lower, so such a record fails in every later round
+        too."""
+        if n not in self._for_good:
+            self._for_good[n] = next(self._at_least_failures(n, self.left), None) is not None
+        return self._for_good[n]
+
     def _mix_failures(self, n: int, m: int) -> Iterator[str]:
         """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play
         (so ``len(counted) + m - n`` wins so far left out): at-least rules with the most the
         games so far and the pool could add, at-most rules with the fewest the games kept
         and the pool must bring, the wins left out being any of those of the kind. Lazily,
         so that a pass or fail need not describe every rule."""
+        yield from self._at_least_failures(n, m)
+        yield from self._at_most_failures(n, m)
+
+    def _rule(self, n: int) -> MixRule:
+        double = self.o.tournament.system is System.DOUBLE_ROUND_ROBIN
+        return self.spec.mix(n, (n + 1) // 2 if double else n)
+
+    def _at_least_failures(self, n: int, m: int) -> Iterator[str]:
+        """:meth:`_mix_failures`' at-least rules."""
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
-        double = o.tournament.system is System.DOUBLE_ROUND_ROBIN
-        rule = spec.mix(n, (n + 1) // 2 if double else n)
+        rule = self._rule(n)
         own = spec.player.federation_key
         holders = rule.title_holder_titles
         holders_have = sum(c for t, c in have.titles.items() if t in holders)
@@ -172,6 +199,11 @@ class Relaxed:
             if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
                 yield f"{rule.other_article} opponents from other federations"
 
+    def _at_most_failures(self, n: int, m: int) -> Iterator[str]:
+        """:meth:`_mix_failures`' at-most rules."""
+        o, spec, pool, have = self.o, self.spec, self.pool, self.have
+        rule = self._rule(n)
+        own = spec.player.federation_key
         # the record leaves out exactly this many wins so far (1.42e): it has n games
         dropped = len(self.counted) + m - n
 

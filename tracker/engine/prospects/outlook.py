@@ -78,13 +78,12 @@ class Outlook:
         """Whether an outcome on the rating or the number of games lasts (:attr:`settled`)."""
         self.settled: set[Key] = set(settled) if self.lasting else set()
         """The pairs out of reach for good: in a Swiss whose number of rounds is known, out
-        of reach on the rating or the number of games alone, on every route. Both only get
-        harder round by round: a round's game is one of the pool's (at most the rating it
-        was counted with, at most a win), the pool loses its opponent, a game left to
-        count goes; a round without a counted game is one the bound allowed for. (The mix
-        does not last so: a game so far counts for the at-least rules and may be left out
-        for the at-most ones, which no single record of the round before does.) The status
-        pass answers for these pairs without working them out again."""
+        of reach on every route, each record on the number of games, the rating, or an
+        at-least rule of the mix with every game left counted (:attr:`Relaxed.lasting`).
+        These only get harder round by round: a round's game is one of the pool's (at most
+        the rating it was counted with, at most a win), the pool loses its opponent, a game
+        left to count goes; a round without a counted game is one the bound allowed for.
+        The status pass answers for these pairs without working them out again."""
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
         self._specs: dict[Key, Requirements] = {}
@@ -138,7 +137,7 @@ class Outlook:
                 # the other routes only when the first fails (or for the details)
                 routes = self._routes(rank, spec, counted, True, quick=not detail)
                 if not any(route.possible() for route in routes):
-                    if self.lasting and not any(route.rating_ok for route in routes):
+                    if self.lasting and all(route.lasting for route in routes):
                         self.settled.add((rank, title))
                     # the reason goes with the details (the status pass asks for none)
                     return make(reason=why_not(routes) if detail else "")
