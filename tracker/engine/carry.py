@@ -16,11 +16,9 @@ import dataclasses
 from collections.abc import Mapping
 
 from tracker.domain.players import Player
-from tracker.domain.titles import Title
+from tracker.engine.prospects.values import Key
 from tracker.engine.state import Round, TournamentState
 from tracker.norms.live_rating import LiveTrack
-
-Key = tuple[int, Title]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

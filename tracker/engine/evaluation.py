@@ -173,16 +173,12 @@ def unrated_scoring_zero(
 
 
 def standings(
-    state: TournamentState,
-    up_to: int,
-    since: Mapping[int, LiveTrack] | None = None,
-    cells: Mapping[int, Sequence[Cell]] | None = None,
+    state: TournamentState, up_to: int, since: Mapping[int, LiveTrack] | None = None
 ) -> list[PlayerRound]:
     """Every player after round ``up_to``, best score first (then start rank). ``since``:
     every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
-    which the live ratings extend by round ``up_to`` alone; ``cells`` when already built."""
-    if cells is None:
-        cells = state.all_cells(up_to)
+    which the live ratings extend by round ``up_to`` alone."""
+    cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
     rules = state.title_rules

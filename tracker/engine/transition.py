@@ -19,9 +19,10 @@ from tracker.domain.results import Code, format_result, parse_result
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import Tournament
 from tracker.engine.alerts import alert_id
-from tracker.engine.carry import Carry, Key
+from tracker.engine.carry import Carry
 from tracker.engine.corrections import correct
 from tracker.engine.evaluation import PlayerRound
+from tracker.engine.prospects import Key
 from tracker.engine.round_alerts import (
     Emitted,
     norm_alerts,
