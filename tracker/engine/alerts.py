@@ -21,16 +21,19 @@ def alert_id(*parts: object) -> str:
 
 
 def player_ref(p: Player) -> ev.PlayerRef:
-    """How an alert names the player: made from the registered record's typed values,
-    which were validated when the registration came in, without validating them again."""
-    return ev.PlayerRef.model_construct(
-        rank=p.rank,
-        fide_id=p.fide_id,
-        name=p.name,
-        federation=p.federation,
-        title=p.title.value if p.title else None,
-        rating=p.rating,
-    )
+    return ev.PlayerRef.model_validate(player_fields(p))
+
+
+def player_fields(p: Player) -> dict[str, object]:
+    """The fields of :func:`player_ref`, for building a whole alert in one validation."""
+    return {
+        "rank": p.rank,
+        "fide_id": p.fide_id,
+        "name": p.name,
+        "federation": p.federation,
+        "title": p.title.value if p.title else None,
+        "rating": p.rating,
+    }
 
 
 def score_text(score: Fraction | float) -> str:
@@ -95,44 +98,42 @@ def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEv
 
 
 def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
-    """The checks as they go out, made from their typed values without validating them
-    again (an open requirement per check, for every prospect of a round)."""
-    make = ev.Requirement.model_construct
     return tuple(
-        make(article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met)
+        ev.Requirement(article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met)
         for c in checks
     )
 
 
 def prospect_detail(p: Prospect) -> ev.Prospect:
-    """The wire form of a player's prospect, made from the prospect's typed values without
-    validating them again (a round's prospects, each with its table of needs, cost as much
-    to validate as to work out). A way's results are letters in the order of
+    """The wire form of a player's prospect, validated once as a whole (a model per way
+    would cost several times more). A way's results are letters in the order of
     ``remaining``, which names each opponent once; the assumption names the articles of
     the edition the prospect was made under."""
-    way, need = ev.ProspectWay.model_construct, ev.ProspectNeed.model_construct
-    return ev.Prospect.model_construct(
-        exact=p.exact,
-        games_left=p.games_left,
-        remaining=tuple(player_ref(r.opponent) for r in p.remaining),
-        # _value_ is the member's value (Enum.value is a slower property); no results
-        # when the ways are a bound (no example)
-        ways=tuple(
-            way(score=float(w.score), results=tuple(code._value_ for code in w.results))
-            for w in p.ways
-        ),
-        needs=tuple(
-            need(
-                games=n.games,
-                score=float(n.score),
-                average=n.average,
-                best_available=n.best,
-                note=n.note,
-            )
-            for n in p.needs
-        ),
-        open_requirements=requirements(p.open),
-        assumption="" if p.exact else p.assumption,
+    remaining = tuple(player_ref(r.opponent) for r in p.remaining)
+    return ev.Prospect.model_validate(
+        {
+            "exact": p.exact,
+            "games_left": p.games_left,
+            "remaining": remaining,
+            "ways": [
+                # _value_ is the member's value (Enum.value is a slower property); no
+                # results when the ways are a bound (no example)
+                {"score": float(w.score), "results": [code._value_ for code in w.results]}
+                for w in p.ways
+            ],
+            "needs": [
+                {
+                    "games": n.games,
+                    "score": float(n.score),
+                    "average": n.average,
+                    "best_available": n.best,
+                    "note": n.note,
+                }
+                for n in p.needs
+            ],
+            "open_requirements": requirements(p.open),
+            "assumption": "" if p.exact else p.assumption,
+        }
     )
 
 
@@ -159,6 +160,7 @@ __all__ = [
     "evidence",
     "facts_digest",
     "norm_alert_id",
+    "player_fields",
     "player_ref",
     "prospect_detail",
     "requirements",

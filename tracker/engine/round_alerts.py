@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from typing import Any, Literal
+from typing import Literal
 
 from tracker import contract as ev
 from tracker.domain.players import Player
@@ -31,6 +31,7 @@ from tracker.engine.alerts import (
     evidence,
     facts_digest,
     norm_alert_id,
+    player_fields,
     player_ref,
     prospect_detail,
     requirements,
@@ -529,31 +530,27 @@ def summary_fields(
     number: int,
     rows: Sequence[PlayerRound],
     not_a_norm_event: str | None = None,
-) -> dict[str, Any]:
+) -> dict[str, object]:
     """A round summary's fields but its id and type: every player's score and live
-    rating, and why the event gives no norm alerts where it cannot. The standings are
-    built from typed values (a start rank, a score in half points, a rating) without
-    validating them again: a model validated per standing costs as much as the rest of a
-    round's evaluation of a large open."""
+    rating, and why the event gives no norm alerts where it cannot."""
     t = state.tournament
     extra = {"not_a_norm_event": not_a_norm_event} if not_a_norm_event else {}
-    standing = ev.Standing.model_construct
     return {
         **extra,
         "tournament_id": t.id,
         "round": number,
         "edition": state.title_rules.name,
         "last_round": t.is_last(number),
-        "standings": tuple(
-            standing(
-                player=player_ref(r.player),
-                score=float(r.score),
-                score_text=score_text(r.score),
-                live_rating=r.live.rating if r.live else None,
-                rating_change=r.live.change if r.live else None,
-            )
+        "standings": [
+            {
+                "player": player_fields(r.player),
+                "score": float(r.score),
+                "score_text": score_text(r.score),
+                "live_rating": r.live.rating if r.live else None,
+                "rating_change": r.live.change if r.live else None,
+            }
             for r in rows
-        ),
+        ],
     }
 
 

@@ -529,15 +529,15 @@ def _round_finished(
     not_a_norm_event: str | None = None,
 ) -> ev.RoundFinished:
     """The round's summary: every player's score and live rating, and why the event gives
-    no norm alerts where it cannot, made from :func:`summary_fields`' typed values without
-    a second validation. A round that finishes again after a reopening gets an id that
+    no norm alerts where it cannot. One validation of the whole alert: a model per standing
+    costs as much again. A round that finishes again after a reopening gets an id that
     rests on the reopening (``round:<n>``)."""
     t = state.tournament
     reopened = state.sent.get(f"round:{number}")
     parts = (t.id, "round_finished", number)
     ident = alert_id(*parts, reopened) if reopened else alert_id(*parts)
     fields = summary_fields(state, number, rows, not_a_norm_event)
-    return ev.RoundFinished.model_construct(**fields, alert_id=ident)
+    return ev.RoundFinished.model_validate({**fields, "alert_id": ident})
 
 
 # ----------------------------------------------------------------------------- helpers
