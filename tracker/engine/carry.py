@@ -16,6 +16,7 @@ import dataclasses
 from collections.abc import Mapping
 
 from tracker.domain.players import Player
+from tracker.engine.evaluation import NormEvent
 from tracker.engine.prospects.values import Key
 from tracker.engine.state import Round, TournamentState
 from tracker.norms.live_rating import LiveTrack
@@ -23,8 +24,10 @@ from tracker.norms.live_rating import LiveTrack
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Carry:
-    """After round :attr:`number`: every player's live ratings so far, and the (player,
-    title) pairs out of reach for good (see :attr:`settled`)."""
+    """After round :attr:`number`: every player's live ratings so far, the (player, title)
+    pairs out of reach for good (see :attr:`settled`), and whether the event gives norms
+    (:func:`tracker.engine.evaluation.norm_event`, a function of the tournament and the
+    players)."""
 
     number: int
     players: Mapping[int, Player]
@@ -35,6 +38,7 @@ class Carry:
     """Pairs of a Swiss whose number of rounds is known that no later result can bring back
     into contention: out of reach on the rating or the number of games alone
     (:meth:`tracker.engine.prospects.Outlook.prospect` says why that lasts)."""
+    gate: NormEvent
 
     @classmethod
     def of(
@@ -43,9 +47,10 @@ class Carry:
         number: int,
         live: Mapping[int, LiveTrack],
         settled: frozenset[Key],
+        gate: NormEvent,
     ) -> Carry:
         rounds = tuple(state.rounds.get(n) for n in range(1, number + 1))
-        return cls(number, state.players, rounds, live, settled)
+        return cls(number, state.players, rounds, live, settled, gate)
 
     def follows(self, state: TournamentState, number: int) -> bool:
         """Whether round ``number`` of ``state`` comes right after this carry's round, on

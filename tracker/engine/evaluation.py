@@ -114,9 +114,15 @@ class PlayerRound:
 
 
 def context(
-    state: TournamentState, up_to: int, cells: Mapping[int, Sequence[Cell]] | None = None
+    state: TournamentState,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    gate: NormEvent | None = None,
 ) -> Context:
-    """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
+    """The tournament-wide facts after round ``up_to``; ``cells`` and ``gate`` (the
+    :func:`norm_event`) when already worked out."""
+    if gate is None:
+        gate = norm_event(state)
     if cells is None:
         cells = state.all_cells(up_to)
     t, rules = state.tournament, state.title_rules
@@ -139,7 +145,7 @@ def context(
         unrated_scored_zero=unrated_scoring_zero(state, cells),
         game_date_ratings=rules.uses_game_date_ratings(t),
         swiss_exempt_possible=possible,
-        event_check=norm_event(state).check,
+        event_check=gate.check,
     )
 
 

@@ -99,7 +99,8 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     carry = carried(state, number)
     rows = standings(state, number, carry.live if carry is not None else None)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
-    ctx = context(state, number, cells)  # once, for the norms and the prospects
+    gate = norm_event(state) if carry is None else carry.gate
+    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     pending = (
@@ -113,7 +114,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     )
     return RoundView(
         number,
-        norm_event(state),
+        gate,
         rows,
         cells,
         ctx,

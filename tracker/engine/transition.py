@@ -517,7 +517,7 @@ def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emi
         state,
         sent=MappingProxyType(sent),
         announced=max(state.announced, number),
-        carry=Carry.of(state, number, live, frozenset(settled)),
+        carry=Carry.of(state, number, live, frozenset(settled), view.gate),
     )
     return new_state, out
 
