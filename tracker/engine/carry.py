@@ -36,8 +36,7 @@ class Carry:
     live: Mapping[int, LiveTrack]
     settled: frozenset[Key]
     """Pairs of a Swiss whose number of rounds is known that no later result can bring back
-    into contention: out of reach on the rating or the number of games alone
-    (:meth:`tracker.engine.prospects.Outlook.prospect` says why that lasts)."""
+    into contention (:attr:`tracker.engine.prospects.Outlook.settled` says which and why)."""
     gate: NormEvent
 
     @classmethod
