@@ -5,7 +5,8 @@ The commands here read files and print; everything they call in :mod:`tracker` i
 ``tracker replay FILE`` prints what a live tournament would have emitted; ``tracker check
 FILE --player N`` prints an arbiter's breakdown of a player's best norm attempt and, before
 the last round, the player's prospects (what the remaining rounds must bring); ``tracker
-certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML or PDF.
+certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML or PDF;
+``tracker titles`` (:mod:`cli.titles`) keeps a federation's title applications.
 """
 
 from __future__ import annotations
@@ -331,6 +332,10 @@ def build_parser() -> argparse.ArgumentParser:
     from cli.follow import register as register_follow  # the shell's loop stays outside
 
     register_follow(sub, EDITION_NAMES, editions_help)
+
+    from cli.titles import register as register_titles
+
+    register_titles(sub, EDITION_NAMES, rounds_option)
 
     for plugin in entry_points(group="tracker.commands"):
         # other packages (the Kafka shell in ``streams``) add their subcommands here, so the
