@@ -189,31 +189,40 @@ def cmd_certificate(args: argparse.Namespace) -> int:
         from tracker.render.certificate_pdf import render_noting_gaps
 
         data, undrawn = render_noting_gaps(cert)
-        if undrawn:
-            print(
-                "tracker: warning: the PDF could not draw these letters (no font here has "
-                f"them; the HTML and JSON keep them): {', '.join(undrawn)}",
-                file=sys.stderr,
-            )
+        warn_undrawn(undrawn)
     elif fmt == "html":
         from tracker.render.certificate_html import render as html
 
         data = html(cert).encode()
     else:
         data = (cert.model_dump_json(indent=2) + "\n").encode()
-    if args.out in (None, "-"):
+    written = f"{cert.title} norm of {cert.player.name}, rounds 1-{cert.rounds_considered}"
+    deliver(args.out, fmt, data, written)
+    return 0
+
+
+def warn_undrawn(undrawn: list[str]) -> None:
+    """Say which letters a PDF could not draw (it lists them at its top too)."""
+    if undrawn:
+        print(
+            "tracker: warning: the PDF could not draw these letters (no font here has "
+            f"them; the HTML and JSON keep them): {', '.join(undrawn)}",
+            file=sys.stderr,
+        )
+
+
+def deliver(out: str | None, fmt: str, data: bytes, written: str) -> None:
+    """A document to ``--out`` (``-`` or none: stdout, never a PDF to a terminal); what
+    was ``written`` goes to stderr beside the file's name."""
+    if out in (None, "-"):
         if fmt == "pdf" and sys.stdout.isatty():
             raise InputError("--out: a PDF is not printed to a terminal; name a file")
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        _write(args.out, data)
-        print(
-            f"{args.out}: {cert.title} norm of {cert.player.name}, "
-            f"rounds 1-{cert.rounds_considered}",
-            file=sys.stderr,
-        )
-    return 0
+        assert out is not None
+        _write(out, data)
+        print(f"{out}: {written}", file=sys.stderr)
 
 
 def _format_of(out: str | None) -> str:

@@ -210,7 +210,7 @@ def cmd_player(args: argparse.Namespace) -> int:
 
 
 def cmd_bundle(args: argparse.Namespace) -> int:
-    from cli.main import _format_of, _write
+    from cli.main import _format_of, deliver, warn_undrawn
 
     with _store(args) as store:
         found = store.player(args.fide_id)
@@ -227,29 +227,18 @@ def cmd_bundle(args: argparse.Namespace) -> int:
         from tracker.render.application_pdf import render_noting_gaps
 
         data, undrawn = render_noting_gaps(made)
-        if undrawn:
-            print(
-                f"tracker: warning: the PDF could not draw these letters: {', '.join(undrawn)}",
-                file=sys.stderr,
-            )
+        warn_undrawn(undrawn)
     elif fmt == "html":
         from tracker.render.application_html import render
 
         data = render(made).encode()
     else:
         data = (made.model_dump_json(indent=2) + "\n").encode()
-    if args.out in (None, "-"):
-        if fmt == "pdf" and sys.stdout.isatty():
-            raise InputError("--out: a PDF is not printed to a terminal; name a file")
-        sys.stdout.buffer.write(data)
-        sys.stdout.flush()
-    else:
-        _write(args.out, data)
-        print(
-            f"{args.out}: {app.title} application of {app.name}, {len(app.norms)} norms, "
-            f"{len(made.certificates)} certificates",
-            file=sys.stderr,
-        )
+    written = (
+        f"{app.title} application of {app.name}, {len(app.norms)} norms, "
+        f"{len(made.certificates)} certificates"
+    )
+    deliver(args.out, fmt, data, written)
     return 0
 
 

@@ -26,23 +26,20 @@ import pydantic
 
 from tracker import contract as ev
 from tracker.contract.inputs import describe
-from tracker.domain.players import Player
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import Tournament
 from tracker.formats.decoding import decode
 from tracker.formats.rating_list import RatingListError, read_rating_list
 from tracker.host.replay import InputError, Replay, Sourced, read_events, with_overrides
 from tracker.render.certificate import FORM, NoNorm, NormCertificate, certificate
-from tracker.rules import title_rules_named
 from tracker.titles.facts import NormRecorded, NormWithdrawn, RatingRecorded, TitleFact
 from tracker.titles.sources import (
-    EXEMPT,
+    Evidence,
     HeldNormError,
     HeldRating,
+    evidenced_norm,
     facts_of,
     held_norm,
-    normal_foreigners,
-    round_date,
 )
 
 Certificates = dict[tuple[int, str], NormCertificate]
@@ -121,66 +118,36 @@ def tournament(events: Iterable[Sourced], name: str) -> Batch:
 # --------------------------------------------------------------------------- certificates
 
 
-_RESULT_LETTER = {"1": "1", "½": "=", "0": "0", "0 (forfeit)": "-"}
-
-
 def from_certificate(c: NormCertificate, name: str) -> tuple[ev.PlayerRef, ev.TitleNorm]:
     """The norm an IT1 certificate the tracker wrote certifies."""
     if c.player.fide_id is None:
         raise InputError(f"{name}: player.fide_id: the certificate names no FIDE id")
     t = c.tournament
-    exemption = next(
-        (r.article for r in c.requirements if r.name == "federations" and r.needed == EXEMPT),
-        None,
-    )
-    rules = title_rules_named(c.edition)
-    short = bool(rules.short_norm_article) and any(
-        r.name == "games" and r.article == rules.short_norm_article for r in c.requirements
-    )
-    dates = c.event.round_dates
     event = Tournament(
         id=t.tournament_id,
+        name=t.name,
         start_date=t.start_date,
         end_date=t.end_date,
         planned_rounds=t.planned_rounds,
         host_federation=t.host_federation,
-        round_dates=dates,
+        round_dates=c.event.round_dates,
     )
-    flags = c.flags
-    applicant = Player(rank=c.player.rank, name=c.player.name, federation=c.player.federation)
-    normal = normal_foreigners(
-        rules,
-        Title(c.title),
-        event,
-        applicant,
-        [g.opponent.federation for g in c.games],
-        exemption,
-    )
-    norm = ev.TitleNorm(
-        key=f"{t.tournament_id}/{c.title}",
+    found = Evidence(
         title=c.title,
-        event=t.name or t.tournament_id,
-        tournament_id=t.tournament_id,
-        start_date=t.start_date,
-        end_date=t.end_date,
-        achieved_on=round_date(event, c.rounds_considered),
         edition=c.edition,
+        player=c.player,
+        rounds=c.rounds_considered,
         games=c.games_counted,
-        games_credited=c.games_credited,
-        federation_exemption=exemption,
-        normal_foreigners=normal,
-        short_norm=short,
-        one_round_days=event.one_round_days(),
-        event_type_1_5_6=flags.event_type_1_5_6 if flags else None,
-        event_type_reason=flags.event_type_reason if flags else "",
+        credited=c.games_credited,
+        requirements=c.requirements,
+        opponents=tuple(g.opponent for g in c.games),
         score=c.score,
         score_text=c.score_text,
-        average_rating=c.ra,
+        average=c.ra,
         performance=c.rp,
-        round=c.rounds_considered,
-        source=f"certificate {name}",
-        alert_id=c.alert_id,
+        flags=c.flags,
     )
+    norm = evidenced_norm(event, found, source=f"certificate {name}", alert_id=c.alert_id)
     return c.player, norm
 
 

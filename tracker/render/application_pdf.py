@@ -23,24 +23,13 @@ def render_noting_gaps(b: ApplicationBundle) -> tuple[bytes, list[str]]:
     app = b.application
     pen = Pen.start(letters(b), f"{app.title} application: {app.name}")
     pdf, font, text = pen.pdf, pen.font, pen.text
-    pdf.add_page()
-    pdf.set_font(font, "B", 15)
-    pdf.cell(0, 8, text(b.form), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "B", 12)
-    pdf.cell(0, 6, f"Application for the title of: {app.title}", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "", 9.5)
     assert app.complete_on is not None
-    pdf.cell(
-        0,
-        5,
-        text(
-            f"Application rules {app.edition} - complete on {app.complete_on.isoformat()} - "
-            f"{app.games_credited} games of norms"
-        ),
-        new_x="LMARGIN",
-        new_y="NEXT",
+    pen.header(
+        b.form,
+        f"Application for the title of: {app.title}",
+        f"Application rules {app.edition} - complete on {app.complete_on.isoformat()} - "
+        f"{app.games_credited} games of norms",
     )
-    pen.gaps()
     pen.heading("Applicant")
     pen.fields(player_fields(b))
     pen.heading("Norms")
@@ -51,8 +40,7 @@ def render_noting_gaps(b: ApplicationBundle) -> tuple[bytes, list[str]]:
             0,
             4.5,
             text(
-                "Certificates the federation attaches itself: "
-                + ", ".join(b.missing_certificates)
+                "Certificates the federation attaches itself: " + ", ".join(b.missing_certificates)
             ),
             new_x="LMARGIN",
             new_y="NEXT",

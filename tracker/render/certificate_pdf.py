@@ -170,6 +170,17 @@ class Pen:
                     width - label, 4.2, self.text(value), new_x="LMARGIN", new_y="NEXT", align="L"
                 )
 
+    def header(self, form: str, heading: str, sub: str) -> None:
+        """A new page with the form's name, what it is for and a line under them, then the
+        letters that could not be drawn (:meth:`gaps`)."""
+        pdf = self.pdf
+        pdf.add_page()
+        lines = ((15, "B", 8, form), (12, "B", 6, heading), (9.5, "", 5, sub))
+        for size, style, height, line in lines:
+            pdf.set_font(self.font, style, size)
+            pdf.cell(0, height, self.text(line), new_x="LMARGIN", new_y="NEXT")
+        self.gaps()
+
     def gaps(self) -> None:
         """Say at the top of the page which letters could not be drawn."""
         if not self.missing:
@@ -202,24 +213,13 @@ def draw(pen: Pen, c: NormCertificate) -> None:
     """The certificate on a new page of ``pen``'s document."""
     pdf, font, text = pen.pdf, pen.font, pen.text
     t = c.tournament
-    pdf.add_page()
-    pdf.set_font(font, "B", 15)
-    pdf.cell(0, 8, text(c.form), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "B", 12)
-    pdf.cell(0, 6, f"Norm for the title of: {c.title}", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "", 9.5)
     secured = " (secured before the last round)" if c.secured_early else ""
-    pdf.cell(
-        0,
-        5,
-        text(
-            f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds or '?'}"
-        )
+    pen.header(
+        c.form,
+        f"Norm for the title of: {c.title}",
+        f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds or '?'}"
         + secured,
-        new_x="LMARGIN",
-        new_y="NEXT",
     )
-    pen.gaps()
 
     # the event on the left, the player beside it
     pdf.ln(1)

@@ -14,6 +14,7 @@ titles.md``): its games credited are worked out by the norm's own edition (1.5.4
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 from collections.abc import Sequence
@@ -88,7 +89,64 @@ def round_date(t: Tournament, number: int | None) -> date:
 
 def norm_of(alert: ev.NormAchieved, t: Tournament) -> ev.TitleNorm:
     """The norm of a ``norm_achieved`` alert of tournament ``t``."""
-    e, rules = alert.evidence, title_rules_named(alert.edition)
+    e = alert.evidence
+    return evidenced_norm(
+        t,
+        Evidence(
+            title=alert.title,
+            edition=alert.edition,
+            player=alert.player,
+            rounds=e.rounds_considered,
+            games=e.games,
+            credited=e.games_credited,
+            requirements=e.requirements,
+            opponents=tuple(g.opponent for g in e.counted),
+            score=e.score,
+            score_text=e.score_text,
+            average=e.average_rating,
+            performance=e.performance,
+            flags=alert.flags,
+        ),
+        source=f"norm_achieved {alert.alert_id}",
+        alert_id=alert.alert_id,
+        problems=[f"{c.article}: {c.text}" for c in alert.conditions],
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Evidence:
+    """What a norm's IT1-like evidence says, as an alert or a certificate carries it."""
+
+    title: str
+    edition: str
+    player: ev.PlayerRef
+    rounds: int
+    """Rounds 1 to this one were considered."""
+    games: int
+    credited: int
+    requirements: Sequence[ev.Requirement]
+    opponents: Sequence[ev.PlayerRef]
+    """The opponents counted."""
+    score: float
+    score_text: str
+    average: int | None
+    performance: int | None
+    flags: ev.NormFlags | None
+
+
+def evidenced_norm(
+    t: Tournament,
+    e: Evidence,
+    *,
+    source: str,
+    alert_id: str | None,
+    problems: Sequence[str] = (),
+) -> ev.TitleNorm:
+    """The norm an evidence shows: the exemption its federation requirement names, whether
+    its games count as 1.4.1c's, whether its opponents meet the normal foreigner requirement
+    anyway, and why it cannot be used yet (``problems``, and more rounds on a day than its
+    edition allows)."""
+    rules = title_rules_named(e.edition)
     exemption = next(
         (r.article for r in e.requirements if r.name == "federations" and r.needed == EXEMPT),
         None,
@@ -96,33 +154,24 @@ def norm_of(alert: ev.NormAchieved, t: Tournament) -> ev.TitleNorm:
     short = bool(rules.short_norm_article) and any(
         r.article == rules.short_norm_article for r in e.requirements if r.name == "games"
     )
-    problems = [f"{c.article}: {c.text}" for c in alert.conditions]
-    flags = alert.flags
-    limit = rules.max_rounds_per_day
+    flags, limit, problems = e.flags, rules.max_rounds_per_day, list(problems)
     if flags is not None and flags.rounds_per_day_ok is False and limit is not None:
         problems.append(f"{limit[1]}: {flags.rounds_per_day} rounds on a day (at most {limit[0]})")
-    applicant = Player(
-        rank=alert.player.rank, name=alert.player.name, federation=alert.player.federation
-    )
+    applicant = Player(rank=e.player.rank, name=e.player.name, federation=e.player.federation)
     normal = normal_foreigners(
-        rules,
-        Title(alert.title),
-        t,
-        applicant,
-        [g.opponent.federation for g in e.counted],
-        exemption,
+        rules, Title(e.title), t, applicant, [o.federation for o in e.opponents], exemption
     )
     return ev.TitleNorm(
-        key=f"{t.id}/{alert.title}",
-        title=alert.title,
+        key=f"{t.id}/{e.title}",
+        title=e.title,
         event=t.name or t.id,
         tournament_id=t.id,
         start_date=t.start_date,
         end_date=t.end_date,
-        achieved_on=round_date(t, e.rounds_considered),
-        edition=alert.edition,
+        achieved_on=round_date(t, e.rounds),
+        edition=e.edition,
         games=e.games,
-        games_credited=e.games_credited,
+        games_credited=e.credited,
         federation_exemption=exemption,
         normal_foreigners=normal,
         short_norm=short,
@@ -131,11 +180,11 @@ def norm_of(alert: ev.NormAchieved, t: Tournament) -> ev.TitleNorm:
         event_type_reason=flags.event_type_reason if flags is not None else "",
         score=e.score,
         score_text=e.score_text,
-        average_rating=e.average_rating,
+        average_rating=e.average,
         performance=e.performance,
-        round=e.rounds_considered,
-        source=f"norm_achieved {alert.alert_id}",
-        alert_id=alert.alert_id,
+        round=e.rounds,
+        source=source,
+        alert_id=alert_id,
         problems=tuple(problems),
     )
 
@@ -166,7 +215,11 @@ def facts_of(alert: ev.OutputEvent, t: Tournament) -> list[TitleFact]:
         "tournament_id": t.id,
         "round": alert.round,
     }
-    found: list[TitleFact] = []
+    # the published rating first, so that the norm's judgement already knows it
+    published = list_rating(player, t)
+    found: list[TitleFact] = (
+        [RatingRecorded(rating=published, **common)] if published is not None else []
+    )
     if isinstance(alert, ev.NormAchieved):
         found.append(NormRecorded(norm=norm_of(alert, t), **common))
     elif isinstance(alert, ev.NormRevoked):
@@ -187,9 +240,6 @@ def facts_of(alert: ev.OutputEvent, t: Tournament) -> list[TitleFact]:
         found.append(RatingWithdrawn(key=f"{t.id}/{alert.title}", **common))
     else:
         return []
-    published = list_rating(player, t)
-    if published is not None:
-        found.append(RatingRecorded(rating=published, **common))
     return found
 
 
@@ -313,9 +363,11 @@ def held_norm(record: dict[str, Any], where: str) -> tuple[ev.PlayerRef, ev.Titl
 
 __all__ = [
     "EXEMPT",
+    "Evidence",
     "HeldNorm",
     "HeldNormError",
     "HeldRating",
+    "evidenced_norm",
     "facts_of",
     "held_norm",
     "list_rating",
