@@ -137,18 +137,21 @@ class TitleStore:
         replaced = self._of_tournaments(batch.tournaments)
         befores = self.players(set(facts) | set(replaced))
         out: list[ApplicationAlert] = []
-        with self.db:
-            for fide_id in sorted(set(facts) | set(replaced)):
-                before = befores.get(fide_id) or PlayerFacts(fide_id=fide_id)
-                after = _without(before, batch.tournaments)
-                for fact in facts.get(fide_id, ()):
-                    after = after.with_fact(fact)
-                if after == before:
-                    continue
-                self._write(before, after)
+        rows = _Rows()
+        for fide_id in sorted(set(facts) | set(replaced)):
+            before = befores.get(fide_id) or PlayerFacts(fide_id=fide_id)
+            after = _without(before, batch.tournaments)
+            for fact in facts.get(fide_id, ()):
+                after = after.with_fact(fact)
+            if after == before:
+                continue
+            rows.add(before, after)
+            if before.norms or after.norms:
                 mine = facts.get(fide_id)
                 context = mine[-1] if mine else _gone(before, batch.tournaments)
                 out.extend(changes(before, after, context, rules))
+        with self.db:
+            rows.write(self.db)
             self.db.executemany(
                 "DELETE FROM certificates WHERE tournament_id = ?",
                 [(tid,) for tid in batch.tournaments],
@@ -170,44 +173,43 @@ class TitleStore:
                 found.update(int(r[0]) for r in rows)
         return found
 
-    def _write(self, before: PlayerFacts, after: PlayerFacts) -> None:
+
+class _Rows:
+    """The rows a batch changes, written in one statement each (a rating list changes a row
+    for every player on it)."""
+
+    def __init__(self) -> None:
+        self.players: list[tuple[int, str | None, str]] = []
+        self.gone: dict[str, list[tuple[int, str]]] = {"norms": [], "ratings": []}
+        self.new: dict[str, list[tuple[int, str, str | None, str]]] = {"norms": [], "ratings": []}
+
+    def add(self, before: PlayerFacts, after: PlayerFacts) -> None:
         f = after.fide_id
         if after.player is not None and after.player != before.player:
-            self.db.execute(
-                "INSERT OR REPLACE INTO players VALUES (?, ?, ?)",
-                [f, after.player.federation, after.player.model_dump_json()],
-            )
-        gone_norms = set(before.norms) - set(after.norms)
-        gone_ratings = set(before.ratings) - set(after.ratings)
-        self.db.executemany(
-            "DELETE FROM norms WHERE fide_id = ? AND key = ?", [(f, k) for k in gone_norms]
-        )
-        self.db.executemany(
-            "DELETE FROM ratings WHERE fide_id = ? AND key = ?", [(f, k) for k in gone_ratings]
-        )
-        self.db.executemany(
-            "INSERT OR REPLACE INTO norms VALUES (?, ?, ?, ?)",
-            [
-                (f, k, n.tournament_id, n.model_dump_json())
-                for k, n in after.norms.items()
-                if before.norms.get(k) != n
-            ],
-        )
-        self.db.executemany(
-            "INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
-            [
-                (f, k, r.tournament_id, r.model_dump_json())
-                for k, r in after.ratings.items()
-                if before.ratings.get(k) != r
-            ],
-        )
+            self.players.append((f, after.player.federation, after.player.model_dump_json()))
+        for table, old, now in (
+            ("norms", before.norms, after.norms),
+            ("ratings", before.ratings, after.ratings),
+        ):
+            self.gone[table] += [(f, k) for k in old.keys() - now.keys()]
+            self.new[table] += [
+                (f, k, v.tournament_id, v.model_dump_json())
+                for k, v in now.items()
+                if old.get(k) != v
+            ]
+
+    def write(self, db: sqlite3.Connection) -> None:
+        db.executemany("INSERT OR REPLACE INTO players VALUES (?, ?, ?)", self.players)
+        for table in ("norms", "ratings"):
+            db.executemany(f"DELETE FROM {table} WHERE fide_id = ? AND key = ?", self.gone[table])
+            db.executemany(f"INSERT OR REPLACE INTO {table} VALUES (?, ?, ?, ?)", self.new[table])
 
 
 def _without(p: PlayerFacts, tournaments: set[str]) -> PlayerFacts:
     """The player's facts less those of ``tournaments`` (a file replaying them again)."""
     if not tournaments:
         return p
-    return PlayerFacts(
+    return PlayerFacts.model_construct(
         fide_id=p.fide_id,
         player=p.player,
         norms={k: n for k, n in p.norms.items() if n.tournament_id not in tournaments},

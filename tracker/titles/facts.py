@@ -89,7 +89,10 @@ class PlayerFacts(BaseModel):
             ratings = {**ratings, fact.rating.key: fact.rating}
         else:
             ratings = {k: v for k, v in ratings.items() if k != fact.key}
-        return PlayerFacts(fide_id=self.fide_id, player=fact.player, norms=norms, ratings=ratings)
+        # the fact and the facts held are validated already
+        return PlayerFacts.model_construct(
+            fide_id=self.fide_id, player=fact.player, norms=norms, ratings=ratings
+        )
 
     def titles(self) -> tuple[Title, ...]:
         """The norm titles the player has a norm of, strongest first."""
