@@ -325,6 +325,7 @@ def judge(
     """The application for ``title`` from the player's norms (of every title) and ratings,
     under ``rules``' application rules."""
     arts = rules.application_articles
+    norms = list(norms)
     mine = sorted((n for n in norms if n.title == title.value), key=lambda n: n.key)
     left_out = [
         ev.LeftOutNorm(key=n.key, event=n.event, reason="; ".join(n.problems))

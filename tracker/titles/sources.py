@@ -206,9 +206,9 @@ def list_rating(player: ev.PlayerRef, t: Tournament) -> ev.TitleRating | None:
 def facts_of(alert: ev.OutputEvent, t: Tournament) -> list[TitleFact]:
     """The title facts an alert of tournament ``t`` gives (none for a player without a FIDE
     id, nor for alerts about rounds and prospects)."""
-    player = getattr(alert, "player", None)
-    if not isinstance(player, ev.PlayerRef) or player.fide_id is None:
-        return []
+    if not isinstance(alert, _TITLE_ALERTS) or alert.player.fide_id is None:
+        return []  # the hot path: round summaries and prospects
+    player = alert.player
     common: dict[str, Any] = {
         "fide_id": player.fide_id,
         "player": player,
@@ -236,11 +236,12 @@ def facts_of(alert: ev.OutputEvent, t: Tournament) -> list[TitleFact]:
             alert_id=alert.alert_id,
         )
         found.append(RatingRecorded(rating=interim, **common))
-    elif isinstance(alert, ev.TitleRatingRevoked):
-        found.append(RatingWithdrawn(key=f"{t.id}/{alert.title}", **common))
     else:
-        return []
+        found.append(RatingWithdrawn(key=f"{t.id}/{alert.title}", **common))
     return found
+
+
+_TITLE_ALERTS = (ev.NormAchieved, ev.NormRevoked, ev.TitleRatingReached, ev.TitleRatingRevoked)
 
 
 # --------------------------------------------------------------------------- held norms
