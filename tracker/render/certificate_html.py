@@ -85,7 +85,6 @@ $requirements
 """)
 
 
-
 def _e(value: object) -> str:
     return escape("-" if value is None or value == "" else str(value))
 
