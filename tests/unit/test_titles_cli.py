@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from pypdf import PdfReader
 from tests.support.cli import run
 from tests.support.paths import SEEDS
 from tests.support.pipeline import write_jsonl
-from tests.support.titles import CANDIDATE, seed_events
+from tests.support.titles import CANDIDATE, norm_tournament, seed_events
 from tracker import contract as ev
 
 TITLES = SEEDS / "titles"
@@ -252,3 +253,21 @@ def test_a_rating_list_gives_published_ratings(
     code, _, err = run(capsys, "titles", "add", str(unnamed), "--store", str(store))
     assert code == 2
     assert "give it with --list-date" in err
+
+
+def test_a_tournament_added_again_replaces_what_the_store_had_of_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The third event's file corrected (he drew every game: no norm) and added again: its
+    norm goes, and the complete application is taken back."""
+    store = tmp_path / "store"
+    *_, (done,) = [add(capsys, store, f) for f in FILES]
+    name = FILES[2].stem
+    corrected = write_jsonl(
+        tmp_path / f"{name}.jsonl",
+        norm_tournament(name, date(2025, 9, 1), rating=2490, wins=0, name="Autumn Masters 2025"),
+    )
+    (back,) = add(capsys, store, corrected)
+    assert isinstance(back, ev.TitleApplicationProgress)
+    assert back.revokes == done.alert_id
+    assert back.application.missing == ("7 more games of norms (20 of 27: 1.5.1)",)
