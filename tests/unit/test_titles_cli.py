@@ -7,6 +7,7 @@ import io
 import json
 from datetime import date
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pypdf import PdfReader
@@ -34,6 +35,24 @@ def add(capsys: pytest.CaptureFixture[str], store: Path, file: Path) -> list[ev.
     )
     assert code == 0, err
     return [ev.OUTPUT_ADAPTER.validate_json(line) for line in out.splitlines()]
+
+
+def judged(capsys: pytest.CaptureFixture[str], store: Path) -> dict[str, Any]:
+    """The candidate's one application, as ``tracker titles player --format json`` gives it."""
+    code, out, err = run(
+        capsys,
+        "titles",
+        "player",
+        str(CANDIDATE),
+        "--store",
+        str(store),
+        "--format",
+        "json",
+        *AS_OF,
+    )
+    assert code == 0, err
+    (app,) = json.loads(out)
+    return dict(app)
 
 
 def test_three_events_in_turn_complete_the_gm_application_after_the_third(
@@ -81,18 +100,7 @@ def test_status_and_player(capsys: pytest.CaptureFixture[str], tmp_path: Path) -
     )
     code, out, _ = run(capsys, "titles", "status", "--federation", "FRA", "--store", str(store))
     assert (code, out) == (0, "")
-    code, out, _ = run(
-        capsys,
-        "titles",
-        "player",
-        str(CANDIDATE),
-        "--store",
-        str(store),
-        "--format",
-        "json",
-        *AS_OF,
-    )
-    (app,) = json.loads(out)
+    app = judged(capsys, store)
     assert app["complete"] is False
     assert app["edition"] == "fide-2024"
     code, out, _ = run(capsys, "titles", "player", str(CANDIDATE), "--store", str(store), *AS_OF)
@@ -235,18 +243,7 @@ def test_a_rating_list_gives_published_ratings(
     )
     assert code == 0, err
     assert "rating list of 2025-10-01: 1 facts" in err
-    code, out, _ = run(
-        capsys,
-        "titles",
-        "player",
-        str(CANDIDATE),
-        "--store",
-        str(store),
-        "--format",
-        "json",
-        *AS_OF,
-    )
-    (app,) = json.loads(out)
+    app = judged(capsys, store)
     assert app["rating"]["rating"] == 2504  # the interim one came first
     unnamed = tmp_path / "list.txt"
     unnamed.write_text((header + "\n" + line + "\n").replace("OCT25", "SRtng"), "utf-8")
