@@ -204,13 +204,7 @@ def make_norm(
 ) -> MadeNorm:
     """The ``norm_achieved`` (and ``ignorable_games``) of a verdict, ids still empty."""
     t = state.tournament
-    gate = view.gate
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
-    # as known now: a last-round bye is often announced rounds ahead
-    half_bye_last = (
-        t.planned_rounds is not None
-        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
-    )
     alert = ev.NormAchieved(
         alert_id="",
         tournament_id=t.id,
@@ -220,23 +214,7 @@ def make_norm(
         title=title.value,
         secured_early=not view.last and not open_conditions,
         evidence=proof,
-        flags=ev.NormFlags(
-            half_point_bye_last_round=half_bye_last,
-            swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
-            swiss_exemption=event_flags.swiss_exemption,
-            event_type_1_5_6=(
-                event_flags.event_type is not None if event_flags.event_type_rule else None
-            ),
-            event_type_reason=event_flags.event_type or "",
-            longer_than_30_days=event_flags.longer_than_30_days,
-            ratings_at_game_date=event_flags.game_date_ratings,
-            rate_of_play=gate.flag,
-            rate_of_play_reason=gate.reason,
-            rounds_per_day=event_flags.rounds_per_day,
-            rounds_per_day_ok=event_flags.rounds_per_day_ok,
-            one_round_a_day_3_days=_one_round_days(state, title, event_flags),
-            longer_than_90_days=event_flags.longer_than_90_days,
-        ),
+        flags=norm_flags(state, view.gate, player, title, event_flags),
         conditions=tuple(ev.NormCondition(article=c.article, text=c.text) for c in open_conditions),
     )
     ignorable = None
@@ -314,6 +292,39 @@ def revoke_norm(
         player=player_ref(player),
         title=title_text,
         reason=reason.format(title=title_text, id=revoked),
+    )
+
+
+def norm_flags(
+    state: TournamentState,
+    gate: NormEvent,
+    player: Player,
+    title: Title,
+    event_flags: TournamentFlags,
+) -> ev.NormFlags:
+    """The tournament facts a norm alert (and its certificate) carries for the application."""
+    t = state.tournament
+    # as known now: a last-round bye is often announced rounds ahead
+    half_bye_last = (
+        t.planned_rounds is not None
+        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
+    )
+    return ev.NormFlags(
+        half_point_bye_last_round=half_bye_last,
+        swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
+        swiss_exemption=event_flags.swiss_exemption,
+        event_type_1_5_6=(
+            event_flags.event_type is not None if event_flags.event_type_rule else None
+        ),
+        event_type_reason=event_flags.event_type or "",
+        longer_than_30_days=event_flags.longer_than_30_days,
+        ratings_at_game_date=event_flags.game_date_ratings,
+        rate_of_play=gate.flag,
+        rate_of_play_reason=gate.reason,
+        rounds_per_day=event_flags.rounds_per_day,
+        rounds_per_day_ok=event_flags.rounds_per_day_ok,
+        one_round_a_day_3_days=_one_round_days(state, title, event_flags),
+        longer_than_90_days=event_flags.longer_than_90_days,
     )
 
 
@@ -568,6 +579,7 @@ __all__ = [
     "issue_norm",
     "make_norm",
     "norm_alerts",
+    "norm_flags",
     "prospect_alerts",
     "rating_alert",
     "rating_alerts",
