@@ -871,20 +871,30 @@ class Recovery:
                 cursor = item.offset
             else:
                 cursor = min(item.last, self.upto - 1)
+        floors: dict[str, int] = {}
+        """Per tournament, its latest fact carrying its state whose alerts are marked sent:
+        the facts before it may have been released (some gone, others in batches that other
+        tournaments keep), and are never replayed; those after it are all stored."""
+        for fact in chain:
+            tid = fact.event.tournament_id
+            if fact.state is not None and fact.seq <= self.sent_upto.get(tid, -1):
+                floors[tid] = fact.seq
         records: dict[str, Archived | None] = {}
         for fact in chain:
             tid = fact.event.tournament_id
-            if tid not in records:
-                records[tid] = archived(lookup, tid, p)
-            record = records[tid]
-            if record is not None and fact.seq < record.seq:
-                continue  # a leftover of a retired tournament
-            expected = proc.seq.get(tid, record.seq if record else 0)
-            if fact.seq > expected and fact.state is not None:
-                # the facts before this state were released: it starts the tournament
-                proc.pending.pop(tid, None)
-                proc.unsent.pop(tid, None)
-            elif fact.seq != expected:
+            floor = floors.get(tid)
+            if floor is not None:
+                if fact.seq < floor:
+                    continue  # superseded by a stored state
+                record = None  # the state is the whole tournament: nothing to restore
+            else:
+                if tid not in records:
+                    records[tid] = archived(lookup, tid, p)
+                record = records[tid]
+                if record is not None and fact.seq < record.seq:
+                    continue  # a leftover of a retired tournament
+            start = floor if floor is not None else record.seq if record else 0
+            if fact.seq != proc.seq.get(tid, start):
                 log.warning("partition %d: stored fact %s out of sequence", p, fact.key())
                 return proc.restart(p)
             if record is not None and tid not in proc.pending:

@@ -7,10 +7,12 @@ worker that dies anywhere in that history loses no alert."""
 from __future__ import annotations
 
 import functools
+import random
 
 import pytest
 
 from streams.records import StoredFact, decode_entries
+from tests.support.corrections import cases, feed, rr
 from tests.support.processor import Worker, deduped, expected_alerts, keyed
 from tests.support.round_robins import RR, rr_events
 from tracker import contract as ev
@@ -92,3 +94,64 @@ def test_a_worker_dying_in_a_correction_loses_no_alert(crash: int) -> None:
     second = Worker(list(first.changelog))
     second.run(messages, range(at, len(messages)))
     assert deduped([*first.sent, *second.sent]) == expected_alerts(events)
+
+
+@functools.cache
+def sixteen() -> tuple[tuple[ev.InputEvent, ...], int, int]:
+    """The sixteen mistakes of ``tests/support/corrections.py`` (rounds open or closed), each
+    in its own round robin, all on one partition and interleaved: the feeds with the mistakes,
+    the corrections with the feeds again, then a correction and its undoing each; and where
+    the second and third parts start."""
+    rng = random.Random(5)
+    parts: list[list[list[ev.InputEvent]]] = [[], [], []]
+    for close in (False, True):
+        for i, name in enumerate(sorted(cases())):
+            tid = f"fix{i}{'c' if close else 'o'}"
+            mistake, fix = cases(tid)[name]
+            events = rr(close, tid)
+            last = next(
+                e for e in reversed(events) if isinstance(e, ev.GameResult) and e.result != "1-0"
+            )
+            draw = ev.ResultCorrected(**{**last.model_dump(exclude={"type"}), "result": "1-0"})
+            back = ev.ResultCorrected(**last.model_dump(exclude={"type"}))
+            for part, more in zip(
+                parts, (mistake(events), [*fix, *events], [draw, back]), strict=True
+            ):
+                part.append(more)
+    out: list[ev.InputEvent] = []
+    starts = []
+    for lanes in parts:
+        starts.append(len(out))
+        queues = [list(q) for q in lanes]
+        while queues:  # interleaved, each tournament in its order
+            queue = rng.choice(queues)
+            out.append(queue.pop(0))
+            if not queue:
+                queues.remove(queue)
+    return tuple(out), starts[1], starts[2]
+
+
+@pytest.mark.parametrize("crash", ["in the corrections", "after them"])
+def test_tournaments_sharing_batches_are_rebuilt_from_their_states(
+    crash: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Released facts of one tournament leave gaps in batches the others keep: a worker taking
+    over skips everything before each tournament's acknowledged state, without re-reading
+    the partition from the start, and the three workers send what the feed gives."""
+    events, corrected, later = sixteen()
+    messages = keyed(events)
+    at = corrected + 100 if crash == "in the corrections" else later
+    first = Worker([])
+    first.run(messages, range(at))
+    first.acknowledged()
+    second = Worker(list(first.changelog))
+    second.run(messages, range(at, later))
+    second.acknowledged()
+    third = Worker(list(second.changelog))
+    third.run(messages, range(later, len(messages)))
+    assert "re-reading the input from the start" not in caplog.text
+    want = {}  # the transition's alerts, the refused facts left out (dead-lettered)
+    for tid in {e.tournament_id for e in events}:
+        _, alerts, _ = feed([e for e in events if e.tournament_id == tid])
+        want.update({a.alert_id: a.model_dump_json() for a in alerts})
+    assert deduped([*first.sent, *second.sent, *third.sent]) == want
