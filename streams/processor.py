@@ -36,8 +36,12 @@ current facts and the alerts in force). A tournament is rebuilt from its latest 
 whose alerts, and those of every fact before it, are acknowledged, and the facts after it
 (:meth:`Processor._replay_from`); once that is so, the facts before it are released
 (:meth:`Processor._release`): batches that hold no other live fact become hollow, as for
-retired tournaments. So a tournament corrected a thousand times is stored, and rebuilt after a
-restart, as its latest state and the few facts since, not as the thousand corrections.
+retired tournaments, and a :class:`~streams.records.Released` record says where its state
+lies. A rebuild whose chain does not reach that state (Faust delivering the partition again
+from an offset long handled, the state's fact lost from the buffer) reads the tournament back
+from the input up to the chain's end, as a retired one. So a tournament corrected a thousand
+times is stored, and rebuilt after a restart, as its latest state and the few facts since, not
+as the thousand corrections.
 
 **State does not grow with history.** A tournament that is finished (its last planned round
 announced) and has had no new fact for :attr:`Limits.finished_grace` seconds, or that has had
@@ -73,6 +77,7 @@ from streams.records import (
     DeadLetter,
     FactBatch,
     FactSent,
+    Released,
     SentMark,
     StoredFact,
     archive_key,
@@ -230,6 +235,8 @@ class Processor:
     below is a repeat, skipped rather than rebuilt for."""
     stated: dict[str, int] = dataclasses.field(default_factory=dict)
     """Per tournament, the sequence number of its latest fact that carries its state."""
+    stated_at: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the input offset of that fact."""
     released: dict[str, int] = dataclasses.field(default_factory=dict)
     """Per tournament, the fact carrying its state before which its stored facts have been
     released (their batches hollow where no other tournament needs them)."""
@@ -403,6 +410,7 @@ class Processor:
         self.last_fact[fact.partition] = fact.offset
         if fact.state is not None:
             self.stated[tid] = fact.seq
+            self.stated_at[tid] = fact.offset
             if fact.first >= 0:  # the facts before it may be gone from the table
                 self.first_offset[tid] = min(self.first_offset.get(tid, fact.first), fact.first)
         self.first_offset.setdefault(tid, fact.offset)
@@ -460,7 +468,11 @@ class Processor:
             highest = info.tournaments.get(tid)
             if highest is not None and highest < stated:
                 del info.tournaments[tid]
-        return self._hollow(partition, set())
+        # the record first: a changelog cut short after the hollow batches still says where
+        # the tournament's earlier history lies
+        at = self.stated_at[tid]
+        record = Released(partition, tid, self.first_offset[tid], at, stated)
+        return [(record.key(), record.encode()), *self._hollow(partition, set())]
 
     def failed(self, partition: int, offset: int, error: str) -> Write:
         """The worker is about to stop on this message: the record that counts the attempt."""
@@ -604,9 +616,11 @@ class Processor:
         messages: Iterable[tuple[int, bytes | str | None]],
         now: float | None = None,
     ) -> None:
-        """Rebuild a retired tournament from its input messages (``(offset, value)`` of the
-        messages keyed by its id in ``record.first`` … ``record.end`` - 1), sending nothing:
-        its alerts went out when the messages were first handled."""
+        """Rebuild a retired tournament, or one whose released history a rebuild needs
+        (``record.seq`` -1: its number of facts not known), from its input messages
+        (``(offset, value)`` of the messages keyed by its id in ``record.first`` …
+        ``record.end`` - 1), sending nothing: its alerts went out when the messages were
+        first handled."""
         tid = record.tournament_id
         state: TournamentState | None = None
         count = 0
@@ -625,7 +639,7 @@ class Processor:
                 count += 1
                 last = offset
             state = after
-        if count != record.seq:
+        if record.seq >= 0 and count != record.seq:
             log.warning(
                 "tournament %s: %d facts read back from the input, %d were stored",
                 tid,
@@ -687,6 +701,7 @@ class Processor:
             self.sent_upto,
             self.unacked,
             self.stated,
+            self.stated_at,
             self.released,
         ):
             table.pop(tid, None)
@@ -736,6 +751,8 @@ class Processor:
             writes.append((record.key(), record.encode()))
         for tid in sorted(gone):
             writes.append((SentMark(partition, tid, -1).key(), None))
+            if tid in self.released:
+                writes.append((Released(partition, tid, 0, 0, 0).key(), None))
             writes.extend((key, None) for key in self.legacy_marks.pop(tid, ()))
             self._drop(tid)
         writes.extend(self._hollow(partition, gone))
@@ -800,6 +817,7 @@ class Recovery:
         self.legacy: dict[str, list[str]] = {}
         self.sent_upto: dict[str, int] = {}
         self.attempts: dict[tuple[int, int], Attempt] = {}
+        self.released: dict[str, Released] = {}
         self.broken = False
         self.entries = 0
 
@@ -831,6 +849,8 @@ class Recovery:
                     self.legacy.setdefault(tid, []).append(_text(key))
             elif isinstance(item, Attempt):
                 self.attempts[(item.partition, item.offset)] = item
+            elif isinstance(item, Released):
+                self.released[item.tournament_id] = item
             elif isinstance(item, FactBatch):  # hollow
                 offset = _key_offset(key, item.prev + 1)
                 if item.prev < self.upto - 1:
@@ -871,6 +891,11 @@ class Recovery:
                 cursor = item.offset
             else:
                 cursor = min(item.last, self.upto - 1)
+        from_input = {t: r for t, r in self.released.items() if r.end > cursor}
+        """Tournaments whose facts were released before a state the chain does not reach (a
+        rebuild below it, the fact lost from the buffer, a changelog cut short): read back
+        from the input up to the chain's end, as retired ones; the re-read goes on from
+        there."""
         floors: dict[str, int] = {}
         """Per tournament, its latest fact carrying its state whose alerts are marked sent:
         the facts before it may have been released (some gone, others in batches that other
@@ -882,6 +907,8 @@ class Recovery:
         records: dict[str, Archived | None] = {}
         for fact in chain:
             tid = fact.event.tournament_id
+            if tid in from_input:
+                continue
             floor = floors.get(tid)
             if floor is not None:
                 if fact.seq < floor:
@@ -911,6 +938,13 @@ class Recovery:
                 proc.sent_upto[tid] = self.sent_upto[tid]
             if tid in self.legacy:
                 proc.legacy_marks[tid] = self.legacy[tid]
+            if tid in self.released:
+                proc.released[tid] = self.released[tid].seq
+        for tid, released in from_input.items():
+            proc.released[tid] = released.seq
+            proc.archived[tid] = Archived(p, tid, released.first, cursor + 1, -1)
+            proc.partition_of[tid] = p
+            proc.first_offset[tid] = released.first
         proc.batches[p] = dict(sorted(index.items()))
         proc.last_fact[p] = cursor
         proc.next_offset[p] = cursor + 1

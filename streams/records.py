@@ -363,6 +363,35 @@ class Archived:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
+class Released:
+    """A tournament's stored facts before input offset ``end`` were released: its fact there
+    (sequence number ``seq``) carries its state, and batches holding only earlier facts of it
+    went hollow. A worker that rebuilds the partition below ``end`` (Faust delivering it again
+    from an offset long handled) reads the tournament back from its input messages from
+    ``first`` instead, as a retired one. One key per tournament, overwritten."""
+
+    partition: int
+    tournament_id: str
+    first: int
+    end: int
+    seq: int
+
+    def key(self) -> str:
+        return f"{self.partition}@{self.tournament_id}/released"
+
+    def encode(self) -> bytes:
+        return _dumps(
+            {
+                "p": self.partition,
+                "released": self.tournament_id,
+                "first": self.first,
+                "end": self.end,
+                "s": self.seq,
+            }
+        )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
 class Attempt:
     """The worker failed ``count`` times on the input message at ``offset`` (a bug or a
     message the worker cannot take, not bad input, which is dead-lettered at once): the
@@ -381,7 +410,7 @@ class Attempt:
         return _dumps({**body, "error": _cut(self.error, REASON_CHARS)})
 
 
-Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Attempt
+Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Released | Attempt
 
 
 def decode_stored(raw: bytes | str) -> Stored:
@@ -398,6 +427,8 @@ def decode_stored(raw: bytes | str) -> Stored:
         return FactBatch.hollow(body["p"], -1, body["prev"], body["last"])
     if "archived" in body:
         return Archived(body["p"], body["archived"], body["first"], body["end"], body["s"])
+    if "released" in body:
+        return Released(body["p"], body["released"], body["first"], body["end"], body["s"])
     if "attempt" in body:
         return Attempt(body["p"], body["attempt"], body["n"], body.get("error", ""))
     return StoredFact.from_body(body)
@@ -479,6 +510,7 @@ __all__ = [
     "DeadLetter",
     "FactBatch",
     "FactSent",
+    "Released",
     "SentMark",
     "Stored",
     "StoredFact",

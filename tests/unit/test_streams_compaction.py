@@ -7,11 +7,12 @@ worker that dies anywhere in that history loses no alert."""
 from __future__ import annotations
 
 import functools
+import itertools
 import random
 
 import pytest
 
-from streams.records import StoredFact, decode_entries
+from streams.records import Released, StoredFact, decode_entries
 from tests.support.corrections import cases, feed, rr
 from tests.support.processor import Worker, deduped, expected_alerts, keyed
 from tests.support.round_robins import RR, rr_events
@@ -155,3 +156,58 @@ def test_tournaments_sharing_batches_are_rebuilt_from_their_states(
         _, alerts, _ = feed([e for e in events if e.tournament_id == tid])
         want.update({a.alert_id: a.model_dump_json() for a in alerts})
     assert deduped([*first.sent, *second.sent, *third.sent]) == want
+
+
+@pytest.mark.parametrize("stale", ["in the round robin", "in the corrections"])
+def test_a_rebuild_from_a_stale_commit_reads_released_history_from_the_input(
+    stale: str,
+) -> None:
+    """Faust may deliver a partition again from an offset long handled (a commit lost or
+    lagging): the rebuild must give the tournament its state at that offset, and its facts
+    before the latest state were released. It is read back from the input topic, and the
+    messages from that offset on are handled again: the same alerts, under the same ids."""
+    events = corrected()
+    messages = keyed(events)
+    first = Worker([])
+    first.run(messages, range(len(events)))
+    first.acknowledged()
+    at = 40 if stale == "in the round robin" else len(events) - 4 * CYCLES // 2
+    second = Worker(list(first.changelog))
+    second.run(messages, range(at, len(messages)))
+    assert deduped([*first.sent, *second.sent]) == expected_alerts(events)
+    assert second.processor.states[RR] == first.processor.states[RR]
+
+
+def test_a_state_lost_from_the_buffer_after_its_release_is_read_from_the_input() -> None:
+    """A correction with no alert of its own waits in the buffer; the acknowledgement of an
+    earlier fact's alerts may release the history before it meanwhile. The worker dies
+    there: the changelog has the release and the hollow batches, never the state. The next
+    worker, delivered the partition from a later offset, reads the tournament back from the
+    input up to the end of its stored chain and handles the rest again."""
+    events = corrected()
+    messages = keyed(events)
+    first = Worker([])
+    first.run(messages, range(len(events)))
+    first.acknowledged()
+    at = max(i for i, (key, _) in enumerate(first.changelog) if key.endswith("/released"))
+    [released] = decode_entries(first.changelog[at][1] or b"")
+    assert isinstance(released, Released)
+    hollow = itertools.takewhile(
+        lambda w: w[1] is None or b'"facts":[]' in w[1], first.changelog[at + 1 :]
+    )
+    died = [
+        (key, value)
+        for key, value in [*first.changelog[: at + 1], *hollow]
+        if not any(f.offset == released.end for f in _facts(value))  # still in the buffer
+    ]
+    second = Worker(died)
+    second.run(messages, range(released.end + 2, len(messages)))
+    assert deduped([*first.sent, *second.sent]) == expected_alerts(events)
+    assert second.processor.states[RR] == first.processor.states[RR]
+    assert second.dead == []
+
+
+def _facts(value: bytes | None) -> list[StoredFact]:
+    if value is None:
+        return []
+    return [item for item in decode_entries(value) if isinstance(item, StoredFact)]
