@@ -140,7 +140,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for done, item in enumerate(events, 1):
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
-        for line in render(run, item, alerts, args.format, args.top, announced):
+        for line in render(run, item, alerts, args.format, args.top, announced, args.watch):
             print(line, file=out)
     progress.close()
     return 0
@@ -284,6 +284,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    replay.add_argument(
+        "--watch",
+        type=int,
+        default=10,
+        metavar="N",
+        help="text: after each round, the N players closest to a norm (the norm watch; 0: "
+        "none; tracker check FILE --round R lists them all)",
+    )
     rounds_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)

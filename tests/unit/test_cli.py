@@ -50,12 +50,18 @@ def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixt
     assert "round 9 finished (last round)" in out
     # the norm is told after the last round's standings
     assert out.index("round 9 finished") < out.index("GM norm achieved")
-    # so is each player's entry into contention and exit from it
-    assert (
-        "   round 1: in contention for the GM norm: IM Garrido Ruiz, Pablo (ESP) — needs 5½/8 "
-        "from the remaining games" in out
-    )
+    # so is each player's entry into contention (grouped by title) and exit from it
+    assert "   round 1: 6 players in contention for the GM norm: " in out
+    assert "Garrido Ruiz, Pablo (6)" in out.split("round 1: 6 players in contention")[1]
     assert "   round 8: GM norm out of reach: IM Santoro, Matteo (ITA) — rating" in out
+    # and after each round the norm watch says what the remaining games must bring (issue 20)
+    block = out.split("norm watch after round 1 (closest first): 8 in contention\n")[1]
+    assert (
+        "     GM  in contention IM Garrido Ruiz, Pablo (ESP)          1  needs 5½/8 from the "
+        "remaining games" in block.split("\n\n")[0]
+    )
+    assert "norm watch after round 9 (closest first): 1 achieved, 7 out of reach" in out
+    assert "     GM  achieved      IM Garrido Ruiz, Pablo (ESP)         6½  the norm holds" in out
 
 
 def jsonl_lines(out: str) -> list[dict[str, object]]:
@@ -167,7 +173,10 @@ def test_check_prints_achieved_and_every_requirement_with_its_article(
     assert "6½/9 (72%), Ra 2466, Rp 2632" in out
     lines = out.splitlines()
     start = lines.index("requirements:")
-    requirements = [line.split() for line in lines[start + 1 :] if line.strip()]
+    end = lines.index("", start)
+    requirements = [line.split() for line in lines[start + 1 : end]]
+    # then the player's entry in the norm watch (issue 20)
+    assert lines[end + 1] == "norm watch after round 9: achieved — the norm holds"
     assert len(requirements) >= 9
     assert all(r[0] == "ok" for r in requirements)
     articles = [r[1] for r in requirements]

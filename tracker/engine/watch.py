@@ -30,6 +30,7 @@ import enum
 from collections.abc import Iterable
 from fractions import Fraction
 
+from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Player
 from tracker.domain.titles import Title
 from tracker.engine.prospects import Outlook, Prospect, Status
@@ -85,30 +86,42 @@ class Entry:
         return self.stage in (Stage.IN_CONTENTION, Stage.CONDITIONAL)
 
     @property
-    def needed(self) -> Fraction | None:
-        """In contention: the share of the remaining points the player needs at least (the
-        lowest score of the prospect over its games); ``None`` without the details."""
+    def margin(self) -> int | None:
+        """In contention, with the details: how far above the player's own rating the
+        remaining games must be played, at least — the lowest performance a way of the
+        prospect asks (a row's average plus the dp of its score, 1.48; in an exact round
+        robin the lowest score against the opponents' average) less the rating (an unrated
+        player counts as 0). What "closest first" orders by; ``None`` otherwise."""
         p = self.prospect
         if self.stage is not Stage.IN_CONTENTION or p is None:
             return None
-        if p.ways and p.games_left:
-            return p.ways[0].score / p.games_left
-        full = [n for n in p.needs if n.games == p.games_left] or list(p.needs)
-        if not full:
+        asked = [n.average + _dp(n.score, n.games) for n in p.needs]
+        rated = [r.opponent.rating for r in p.remaining if r.counts and r.opponent.rating]
+        if p.exact and p.ways and rated and p.games_left:
+            average = average_half_up(sum(rated), len(rated))
+            asked.append(average + _dp(p.ways[0].score, p.games_left))
+        if not asked:
             return None
-        lowest = min(full, key=lambda n: (n.score / n.games, n.average))
-        return lowest.score / lowest.games
+        return min(asked) - (self.player.rating or 0)
 
-    def sort_key(self) -> tuple[int, Fraction, int, int]:
-        """Closest first: the stage, then the share of the remaining points needed, the
-        higher title, the start rank."""
-        needed = self.needed
+    def sort_key(self) -> tuple[int, int, int, int]:
+        """Closest first: the stage, then the :attr:`margin` (a player in contention
+        without one last), the higher title, the start rank."""
+        margin = self.margin
         return (
             _ORDER[self.stage],
-            Fraction(2) if needed is None else needed,
+            _NO_MARGIN if margin is None else margin,
             -self.title.level,
             self.player.rank,
         )
+
+
+_NO_MARGIN = 10_000
+
+
+def _dp(score: Fraction, games: int) -> int:
+    """The rating difference of a score over ``games`` games (table 8.1a)."""
+    return dp(percentage_of_half_points(int(score * 2), games))
 
 
 class Watch:
