@@ -19,7 +19,7 @@ from tracker.engine.evaluation import (
 )
 from tracker.engine.secured import Condition, conditions
 from tracker.engine.state import TournamentState
-from tracker.norms.search import Cell, Context, Verdict
+from tracker.norms.search import Cell, Context, Verdict, evaluate
 
 Key = tuple[int, Title]
 
@@ -45,6 +45,13 @@ class RoundView:
     def not_a_norm_event(self) -> str | None:
         """Why the event gives no norms (the round summary says it), or ``None``."""
         return None if self.gate.norms else self.gate.reason
+
+    def verdict(self, state: TournamentState, rank: int, title: Title) -> Verdict:
+        """The player's full verdict for ``title``, failed or not (the arbiter's
+        breakdown), from the round's cells and context: what
+        :func:`~tracker.engine.evaluation.verdict_for` works out from the facts."""
+        cells = self.cells.get(rank, [])
+        return evaluate(state.players[rank], cells, title, self.ctx, state.title_rules)
 
     @property
     def secured(self) -> set[Key]:

@@ -139,6 +139,7 @@ class Watch:
         )
         self._details: dict[Key, Entry] = {}
         self._statuses: dict[Key, Prospect] | None = None
+        self._stages: dict[Key, Entry] | None = None
 
     @property
     def norm_event(self) -> bool:
@@ -153,7 +154,9 @@ class Watch:
 
     def stages(self) -> dict[Key, Entry]:
         """Every entry without details: what the alerts compare with those in force."""
-        return {key: self._entry(key, p) for key, p in self.statuses().items()}
+        if self._stages is None:
+            self._stages = {key: self._entry(key, p) for key, p in self.statuses().items()}
+        return self._stages
 
     def entry(self, rank: int, title: Title) -> Entry:
         """The entry of one player and title with its details (``KeyError`` if the player is

@@ -201,8 +201,13 @@ def check_lines(
     # no watch where the event gives no norm (its rate of play: evaluation.norm_event)
     if watch is None and norm_event(state).norms:
         watch = watch_after(state, up_to)
+    if watch is not None and not watch.norm_event:
+        watch = None
     for i, t in enumerate(titles):
-        verdict = verdict_for(state, rank, t, up_to)
+        if watch is None:
+            verdict = verdict_for(state, rank, t, up_to)
+        else:
+            verdict = watch.view.verdict(state, rank, t)
         if i:
             lines.append("")
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
@@ -226,14 +231,16 @@ def watch_line(entry: Entry, edition: str) -> str:
     )
 
 
-def check_table(state: TournamentState, up_to: int) -> list[str]:
+def check_table(state: TournamentState, up_to: int, watch: Watch | None = None) -> list[str]:
     """What ``tracker check FILE`` prints without ``--player``: the whole norm watch after
-    round ``up_to``, every player and title, closest first, out of reach last."""
+    round ``up_to``, every player and title, closest first, out of reach last. ``watch``:
+    the watch after ``up_to``, when the caller has it."""
     lines = [f"# edition {state.edition_reason}"]
     gate = norm_event(state)
     if not gate.norms:
         return [*lines, f"# NOT a norm event: {gate.reason}"]
-    watch = watch_after(state, up_to)
+    if watch is None:
+        watch = watch_after(state, up_to)
     planned = state.tournament.planned_rounds
     of = f" of {planned}" if planned is not None else ""
     lines.append(f"# {state.tournament.name or state.tournament.id}, after round {up_to}{of}")

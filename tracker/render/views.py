@@ -33,6 +33,7 @@ from tracker.engine.norm_in_force import alert_in_force
 from tracker.engine.prospects import Outlook
 from tracker.engine.secured import norm_secured
 from tracker.engine.state import TournamentState
+from tracker.formats.start_list import name_of
 from tracker.norms.search import Cell
 
 
@@ -255,6 +256,36 @@ def find_player(state: TournamentState, wanted: str) -> int | None:
     return None
 
 
+def players_named(state: TournamentState, wanted: str) -> list[int]:
+    """The start ranks of the players a name stands for, as a person types it: every word
+    of ``wanted`` the start of a different word of the player's name, in any case, accents
+    and scripts folded (``vallee`` finds ``Vallée, Xavier``; ``carlsen m`` finds ``Carlsen,
+    Magnus``). A name that is every word of one player's name is that player alone."""
+    words = name_of(wanted).words
+    if not words:
+        return []
+    found = []
+    exact = []
+    for p in state.players.values():
+        theirs = name_of(p.name).words
+        if _starts(words, theirs):
+            found.append(p.rank)
+            if sorted(words) == sorted(theirs):
+                exact.append(p.rank)
+    return exact if len(exact) == 1 else sorted(found)
+
+
+def _starts(words: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether each of ``words`` starts a different one of ``theirs`` (longest first)."""
+    free = list(theirs)
+    for w in sorted(words, key=len, reverse=True):
+        match = next((t for t in free if t.startswith(w)), None)
+        if match is None:
+            return False
+        free.remove(match)
+    return True
+
+
 def player_card(state: TournamentState, rank: int) -> PlayerCard:
     """The card of the player with start rank ``rank`` (``KeyError`` if there is none)."""
     player = state.players[rank]
@@ -322,6 +353,7 @@ __all__ = [
     "norms_in_force",
     "performance",
     "player_card",
+    "players_named",
     "standings",
     "summary",
 ]
