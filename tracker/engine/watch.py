@@ -140,6 +140,7 @@ class Watch:
         self._details: dict[Key, Entry] = {}
         self._statuses: dict[Key, Prospect] | None = None
         self._stages: dict[Key, Entry] | None = None
+        self._places: dict[Key, int] | None = None
 
     @property
     def norm_event(self) -> bool:
@@ -170,6 +171,12 @@ class Watch:
                 detail = self.outlook.prospect(rank, title, secured=False)
             found = self._details[key] = self._entry(key, status, detail)
         return found
+
+    def places(self) -> dict[Key, int]:
+        """Each entry's place in the whole watch, closest first (1 is the closest)."""
+        if self._places is None:
+            self._places = {e.key: i for i, e in enumerate(self.table(), 1)}
+        return self._places
 
     def table(self, stages: Iterable[Stage] = tuple(Stage)) -> list[Entry]:
         """The entries in the given stages with their details, closest first."""
