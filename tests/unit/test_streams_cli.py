@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -97,3 +99,18 @@ def test_kafka_commands_without_a_broker_say_so_in_one_line(command: list[str]) 
     assert len(done.stderr.splitlines()) <= 2, done.stderr  # the worker says what it waits for
     assert "Unclosed" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_alerts_that_came_together_are_shown_together() -> None:
+    """``tracker alerts --format text`` puts what came together in round order (issue 20):
+    a backlog read at once is one burst; what comes after a pause is the next."""
+    from streams.subscriber import bursts
+
+    async def source() -> Any:
+        for item in ("a", "b"):
+            yield item
+        await asyncio.sleep(0.3)
+        yield "c"
+
+    got = [batch async for batch in bursts(source(), 0.1)]
+    assert got == [["a", "b"], ["c"]]
