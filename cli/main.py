@@ -169,7 +169,9 @@ def _player(state: TournamentState, wanted: str) -> int:
     if len(found) == 1:
         return found[0]
     if not found:
-        raise InputError(f"--player: no player with start rank, FIDE id or name {wanted!r}")
+        if wanted.isdigit():
+            raise InputError(f"--player: no player with start rank or FIDE id {wanted}")
+        raise InputError(f"--player: no player named {wanted!r}")
     listed = "; ".join(f"{r} {state.players[r].label()}" for r in found[:20])
     more = f" and {len(found) - 20} more" if len(found) > 20 else ""
     raise InputError(

@@ -14,6 +14,7 @@ from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
 from tracker.engine.watch import watch_after
 from tracker.formats.decoding import decode
+from tracker.formats.pgn import looks_like_pgn
 from tracker.formats.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
 from tracker.render.report import story
 from tracker.render.watch_text import watch_lines
@@ -40,8 +41,17 @@ def read_bytes(data: bytes, name: str) -> list[Sourced]:
 def read_events(text: str, name: str) -> list[Sourced]:
     """Events from the text of a TRF file or a JSONL file of input events (one JSON object
     per line; blank lines and lines starting with ``#`` are skipped)."""
+    if not text.strip():
+        raise InputError(
+            f"{name}: empty file: a TRF export (or a JSONL file of input events) is expected"
+        )
     if _looks_like_jsonl(text):
         return list(_jsonl(text, name))
+    if looks_like_pgn(text):
+        raise InputError(
+            f"{name}: a PGN file (a broadcast's games), not a TRF export: a PGN is read by "
+            "`tracker follow --pgn FILE_OR_URL --players START_LIST`"
+        )
     try:
         trf = parse_trf(text)
     except TrfError as exc:
