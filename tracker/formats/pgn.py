@@ -74,6 +74,8 @@ class BroadcastGame:
     ``None`` while the game is played (``*``) and when the tag is missing."""
     bad_result: str | None = None
     """A ``Result`` tag that is not a result (reported, and taken as not finished)."""
+    site: str | None = None
+    """The ``Site`` tag: where the game is played (``None`` for ``?``, blank or missing)."""
 
     def label(self) -> str:
         """``round 5 board 3 (Carlsen, Magnus - Caruana,F)``, for reports."""
@@ -159,6 +161,7 @@ def read_games(text: str) -> list[BroadcastGame]:
                 black=_side(headers, "Black"),
                 result=result,
                 bad_result=bad,
+                site=(headers.get("Site") or "").strip().strip("?").strip() or None,
             )
         )
 
