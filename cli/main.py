@@ -262,6 +262,17 @@ def _planned_rounds(text: str) -> int:
     return value
 
 
+def watch_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--watch",
+        type=int,
+        default=10,
+        metavar="N",
+        help="text: after each round, the N players closest to a norm (the norm watch; 0: "
+        "none; tracker check FILE --round R lists them all)",
+    )
+
+
 def progress_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
@@ -306,14 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
-    replay.add_argument(
-        "--watch",
-        type=int,
-        default=10,
-        metavar="N",
-        help="text: after each round, the N players closest to a norm (the norm watch; 0: "
-        "none; tracker check FILE --round R lists them all)",
-    )
+    watch_option(replay)
     rounds_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)
