@@ -181,6 +181,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         asyncio.run(prepare(settings))
     except KafkaError as exc:
         return _kafka_failure(settings, exc)
+    if settings.web_port is not None:
+        print(f"tracker worker: {_web_address(settings)}", file=sys.stderr, flush=True)
     import logging
 
     import faust
@@ -195,6 +197,16 @@ def cmd_worker(args: argparse.Namespace) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 0
     return 0
+
+
+def _web_address(settings: Any) -> str:
+    """Where the worker's pages are, for a person to open: the address it is reached by
+    (``--web-host``, else the one it listens on, else this machine's loopback)."""
+    host = settings.web_host or (
+        settings.web_bind if settings.web_bind not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    )
+    base = f"http://{host}:{settings.web_port}"
+    return f"the live page at {base}/live (REST under {base}/api, OpenAPI at {base}/openapi.json)"
 
 
 def cmd_publish(args: argparse.Namespace) -> int:

@@ -35,9 +35,11 @@ def split_at_the_deciding_result() -> tuple[list[ev.InputEvent], list[ev.InputEv
 
 def start(pipeline: Pipeline) -> str:
     port = free_port()
-    pipeline.start_worker("w1", "--web-port", str(port))
+    worker = pipeline.start_worker("w1", "--web-port", str(port))
     base = f"http://127.0.0.1:{port}"
     pipeline.until(lambda: get(f"{base}/openapi.json")[0] == 200, "the web server")
+    # the worker says where its live page is (issue 20)
+    assert f"tracker worker: the live page at {base}/live" in worker.text()
     return base
 
 
