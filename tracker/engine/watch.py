@@ -128,15 +128,11 @@ class Watch:
     """The norm watch after ``view.number``; the statuses at once, the details (prospects,
     reasons) on demand, each worked out once."""
 
-    def __init__(
-        self, state: TournamentState, view: RoundView, outlook: Outlook | None = None
-    ) -> None:
+    def __init__(self, state: TournamentState, view: RoundView) -> None:
         self.state = state
         self.view = view
         self.number = view.number
-        self.outlook = (
-            Outlook(state, view.number, view.cells, view.ctx) if outlook is None else outlook
-        )
+        self.outlook = Outlook(state, view.number, view.cells, view.ctx)
         self._details: dict[Key, Entry] = {}
         self._statuses: dict[Key, Prospect] | None = None
         self._stages: dict[Key, Entry] | None = None
