@@ -69,8 +69,6 @@ def test_alerts_fails_cleanly_without_a_broker(capsys: pytest.CaptureFixture[str
     assert "127.0.0.1:1" in capsys.readouterr().err
 
 
-
-
 @pytest.mark.parametrize(
     "command",
     [
@@ -114,3 +112,17 @@ async def test_alerts_that_came_together_are_shown_together() -> None:
 
     got = [batch async for batch in bursts(source(), 0.1)]
     assert got == [["a", "b"], ["c"]]
+
+
+def test_the_worker_says_where_its_live_page_is() -> None:
+    """``tracker worker --web-port`` did not print the live page's address (issue 20); the
+    browser test reads it in a running worker's output."""
+    from cli.streams import _web_address
+    from streams.settings import Settings
+
+    here = _web_address(Settings(web_port=6066))
+    assert here.startswith("the live page at http://127.0.0.1:6066/live ")
+    assert "http://127.0.0.1:6066/openapi.json" in here
+    named = Settings(web_port=8080, web_bind="0.0.0.0", web_host="worker-1.example")
+    assert "http://worker-1.example:8080/live" in _web_address(named)
+    assert "http://127.0.0.1:8080/live" in _web_address(Settings(web_port=8080, web_bind="0.0.0.0"))
