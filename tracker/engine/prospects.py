@@ -229,8 +229,6 @@ class Outlook:
         self.rules = state.title_rules
         self.cells = state.all_cells(up_to) if cells is None else cells
         self.ctx = context(state, up_to, self.cells) if ctx is None else ctx
-        self.facts_ctx = self.ctx
-        """The context of the facts, before the Swiss assumption below widens it."""
         self.round_robin = t.system.predetermined
         self.cycles = 2 if t.system is System.DOUBLE_ROUND_ROBIN else 1
         self.games_left_swiss = (
