@@ -622,7 +622,8 @@ def test_check_keeps_the_games_left_out_in_the_table_s_columns(
 
 
 def test_a_long_needed_text_keeps_has_in_its_column() -> None:
-    """A "needed" text longer than its column pushed "has" out of the requirement table."""
+    """A "needed" text longer than its column pushed "has" out of the requirement table:
+    it is wrapped within its column, and "has" stays on the row."""
     from tracker.render.report import requirement_lines
 
     short = ev.Requirement(article="1.4.1a", name="games", needed="≥ 9", actual="7", met=False)
@@ -634,10 +635,14 @@ def test_a_long_needed_text_keeps_has_in_its_column() -> None:
         met=False,
     )
     (one,) = requirement_lines(short, "NO ")
-    first, second = requirement_lines(long, "NO ")
-    assert first.endswith(long.needed)
-    assert second.strip() == "has 2"
-    assert second.index("has") == one.index("has")
+    first, *more = requirement_lines(long, "NO ")
+    assert first.index("has 2") == one.index("has 7")  # on the row, in its column
+    assert first.endswith("has 2")
+    column = one.index("≥ 9")
+    assert more
+    assert all(line[:column].strip() == "" for line in more)  # wrapped within the column
+    told = [first[column : one.index("has")].strip()] + [line.strip() for line in more]
+    assert " ".join(told) == long.needed
 
 
 def test_standings_cut_a_long_name_before_the_federation() -> None:

@@ -3,6 +3,7 @@ arbiter's breakdown of ``tracker check``."""
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Iterable, Iterator
 
 from tracker import contract as ev
@@ -158,14 +159,12 @@ NEEDED_WIDTH = 28
 
 
 def requirement_lines(r: ev.Requirement, mark: str) -> Iterator[str]:
-    """A requirement's row: a ``needed`` text longer than its column goes on its own line,
-    and ``has`` below it, in its column, so the table stays a table."""
+    """A requirement's row; a ``needed`` text longer than its column is wrapped within
+    it, on the lines below, so that ``has`` stays in its column on the row."""
     head = f"  {mark} {r.article:<7} {r.name:<36} needed "
-    if len(r.needed) <= NEEDED_WIDTH:
-        yield f"{head}{r.needed:<{NEEDED_WIDTH}} has {r.actual}"
-        return
-    yield head + r.needed
-    yield " " * (len(head) + NEEDED_WIDTH + 1) + f"has {r.actual}"
+    first, *rest = textwrap.wrap(r.needed, NEEDED_WIDTH) or [""]
+    yield f"{head}{first:<{NEEDED_WIDTH}} has {r.actual}"
+    yield from (" " * len(head) + more for more in rest)
 
 
 def check_lines(
