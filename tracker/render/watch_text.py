@@ -19,7 +19,7 @@ def name(p: ev.PlayerRef, width: int | None = None) -> str:
     >>> ref = ev.PlayerRef(rank=8, fide_id=None, name="Haub, Thorsten Michael Alexander",
     ...                    federation="GER", title="IM", rating=2400)
     >>> name(ref, 30)
-    'IM Haub, Thorsten Mich… (GER)'
+    'IM Haub, Thorsten Micha… (GER)'
     """
     title = f"{p.title} " if p.title else ""
     fed = f" ({p.federation or '?'})"
