@@ -38,8 +38,9 @@ from tracker.engine.alerts import (
     requirements,
     score_text,
 )
-from tracker.engine.evaluation import PlayerRound, flags
+from tracker.engine.evaluation import NormEvent, PlayerRound, flags
 from tracker.engine.event_flags import TournamentFlags
+from tracker.engine.prospects.values import Key
 from tracker.engine.round_view import RoundView
 from tracker.engine.secured import Condition
 from tracker.engine.state import TournamentState
@@ -128,13 +129,7 @@ def make_norm(
 ) -> MadeNorm:
     """The ``norm_achieved`` (and ``ignorable_games``) of a verdict, ids still empty."""
     t = state.tournament
-    gate = view.gate
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
-    # as known now: a last-round bye is often announced rounds ahead
-    half_bye_last = (
-        t.planned_rounds is not None
-        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
-    )
     alert = ev.NormAchieved(
         alert_id="",
         tournament_id=t.id,
@@ -144,23 +139,7 @@ def make_norm(
         title=title.value,
         secured_early=not view.last and not open_conditions,
         evidence=proof,
-        flags=ev.NormFlags(
-            half_point_bye_last_round=half_bye_last,
-            swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
-            swiss_exemption=event_flags.swiss_exemption,
-            event_type_1_5_6=(
-                event_flags.event_type is not None if event_flags.event_type_rule else None
-            ),
-            event_type_reason=event_flags.event_type or "",
-            longer_than_30_days=event_flags.longer_than_30_days,
-            ratings_at_game_date=event_flags.game_date_ratings,
-            rate_of_play=gate.flag,
-            rate_of_play_reason=gate.reason,
-            rounds_per_day=event_flags.rounds_per_day,
-            rounds_per_day_ok=event_flags.rounds_per_day_ok,
-            one_round_a_day_3_days=_one_round_days(state, title, event_flags),
-            longer_than_90_days=event_flags.longer_than_90_days,
-        ),
+        flags=norm_flags(state, view.gate, player, title, event_flags),
         conditions=tuple(ev.NormCondition(article=c.article, text=c.text) for c in open_conditions),
     )
     ignorable = None
@@ -238,6 +217,39 @@ def revoke_norm(
         player=player_ref(player),
         title=title_text,
         reason=reason.format(title=title_text, id=revoked),
+    )
+
+
+def norm_flags(
+    state: TournamentState,
+    gate: NormEvent,
+    player: Player,
+    title: Title,
+    event_flags: TournamentFlags,
+) -> ev.NormFlags:
+    """The tournament facts a norm alert (and its certificate) carries for the application."""
+    t = state.tournament
+    # as known now: a last-round bye is often announced rounds ahead
+    half_bye_last = (
+        t.planned_rounds is not None
+        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
+    )
+    return ev.NormFlags(
+        half_point_bye_last_round=half_bye_last,
+        swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
+        swiss_exemption=event_flags.swiss_exemption,
+        event_type_1_5_6=(
+            event_flags.event_type is not None if event_flags.event_type_rule else None
+        ),
+        event_type_reason=event_flags.event_type or "",
+        longer_than_30_days=event_flags.longer_than_30_days,
+        ratings_at_game_date=event_flags.game_date_ratings,
+        rate_of_play=gate.flag,
+        rate_of_play_reason=gate.reason,
+        rounds_per_day=event_flags.rounds_per_day,
+        rounds_per_day_ok=event_flags.rounds_per_day_ok,
+        one_round_a_day_3_days=_one_round_days(state, title, event_flags),
+        longer_than_90_days=event_flags.longer_than_90_days,
     )
 
 
@@ -362,6 +374,7 @@ def prospect_alerts(
     sent: dict[str, str],
     reason: str = "no longer evaluated for the {title} norm (contention announced as {id})",
     players: Mapping[int, Player] | None = None,
+    settled: set[Key] | None = None,
 ) -> Emitted:
     """The changes of contention in the round's norm watch (:mod:`tracker.engine.watch`)
     against the contention in force: ``norm_prospect`` when a player enters contention for
@@ -371,12 +384,15 @@ def prospect_alerts(
     re-entry gets a new id. A contention in force for a title the player is no longer
     evaluated for (a corrected registration, a player taken off) is revoked
     (``norm_prospect_revoked``, with ``reason``; ``players``: where to find a player no
-    longer registered)."""
+    longer registered). ``settled``: filled with the pairs out of reach for good
+    (:attr:`tracker.engine.carry.Carry.settled`)."""
     t = state.tournament
     number = view.number
     watch = Watch(state, view)
     out: Emitted = []
     found = watch.stages()
+    if settled is not None:
+        settled.update(watch.outlook.settled)
     for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
@@ -489,6 +505,7 @@ __all__ = [
     "issue_norm",
     "make_norm",
     "norm_alerts",
+    "norm_flags",
     "prospect_alerts",
     "rating_alert",
     "rating_alerts",

@@ -9,6 +9,7 @@ import dataclasses
 from collections.abc import Sequence
 
 from tracker.domain.titles import Title
+from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
     PlayerRound,
@@ -17,11 +18,10 @@ from tracker.engine.evaluation import (
     norm_event,
     standings,
 )
+from tracker.engine.prospects.values import Key
 from tracker.engine.secured import Condition, conditions
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, evaluate
-
-Key = tuple[int, Title]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,6 +40,9 @@ class RoundView:
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
+    the state carries that round's evaluation of the same facts."""
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -62,11 +65,15 @@ class RoundView:
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
+    """The evaluation after round ``number``, extending the state's carry of the round
+    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
     t = state.tournament
     last = t.is_last(number)
-    rows = standings(state, number)
+    carry = carried(state, number)
+    rows = standings(state, number, carry.live if carry is not None else None)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
-    ctx = context(state, number, cells)  # once, for the norms and the prospects
+    gate = norm_event(state) if carry is None else carry.gate
+    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     pending = (
@@ -79,7 +86,16 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         else {}
     )
     return RoundView(
-        number, norm_event(state), rows, cells, ctx, norms, pending, last, before_last_allowed
+        number,
+        gate,
+        rows,
+        cells,
+        ctx,
+        norms,
+        pending,
+        last,
+        before_last_allowed,
+        carry.settled if carry is not None else frozenset(),
     )
 
 

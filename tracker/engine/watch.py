@@ -132,7 +132,7 @@ class Watch:
         self.state = state
         self.view = view
         self.number = view.number
-        self.outlook = Outlook(state, view.number, view.cells, view.ctx)
+        self.outlook = Outlook(state, view.number, view.cells, view.ctx, view.settled)
         self._details: dict[Key, Entry] = {}
         self._statuses: dict[Key, Prospect] | None = None
         self._stages: dict[Key, Entry] | None = None

@@ -82,6 +82,22 @@ def _told(a: ev.OutputEvent, top: int) -> Iterator[str]:
     elif isinstance(a, ev.TitleRatingRevoked | ev.NormProspectRevoked):
         what = "rating level" if isinstance(a, ev.TitleRatingRevoked) else "norm contention"
         yield f"!! round {a.round}: {a.title} {what} revoked: {name(a.player)} — {a.reason}"
+    elif isinstance(a, ev.TitleApplicationComplete):
+        app = a.application
+        assert app.complete_on is not None
+        yield (
+            f"** {a.title} application COMPLETE: {name(a.player)} (FIDE id {app.fide_id}) — "
+            f"on {app.complete_on.isoformat()}, {len(app.norms)} norms, "
+            f"{app.games_credited} games, rating {app.rating.rating if app.rating else '-'}"
+        )
+    elif isinstance(a, ev.TitleApplicationProgress):
+        app = a.application
+        was = "no longer complete: " if a.revokes else ""
+        yield (
+            f"   {a.title} application of {name(a.player)} (FIDE id {app.fide_id}): {was}"
+            f"{len(app.norms)} norms, {app.games_credited} games; missing "
+            + "; ".join(app.missing)
+        )
 
 
 def prospect(
