@@ -404,7 +404,7 @@ async def alerts(request: aioweb.Request) -> aioweb.StreamResponse:
             if entry is None:
                 await stream.write(b": keep-alive\n\n")
                 continue
-            await stream.write(b"id: %d\ndata: %s\n\n" % (entry.seq, entry.data))
+            await stream.write(entry.sse())
     except ConnectionResetError:  # the client left
         pass
     return stream
