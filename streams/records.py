@@ -351,24 +351,17 @@ class Archived:
         return archive_key(self.tournament_id)
 
     def encode(self) -> bytes:
-        return _dumps(
-            {
-                "p": self.partition,
-                "archived": self.tournament_id,
-                "first": self.first,
-                "end": self.end,
-                "s": self.seq,
-            }
-        )
+        return _span("archived", self)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Released:
     """A tournament's stored facts before input offset ``end`` were released: its fact there
     (sequence number ``seq``) carries its state, and batches holding only earlier facts of it
-    went hollow. A worker that rebuilds the partition below ``end`` (Faust delivering it again
-    from an offset long handled) reads the tournament back from its input messages from
-    ``first`` instead, as a retired one. One key per tournament, overwritten."""
+    went hollow. A worker whose stored chain of the partition does not reach ``end`` (Faust
+    delivering it again from an offset long handled, the fact lost from the buffer) reads the
+    tournament back from its input messages from ``first`` instead, as a retired one. One key
+    per tournament, overwritten; deleted when the tournament retires."""
 
     partition: int
     tournament_id: str
@@ -380,15 +373,13 @@ class Released:
         return f"{self.partition}@{self.tournament_id}/released"
 
     def encode(self) -> bytes:
-        return _dumps(
-            {
-                "p": self.partition,
-                "released": self.tournament_id,
-                "first": self.first,
-                "end": self.end,
-                "s": self.seq,
-            }
-        )
+        return _span("released", self)
+
+
+def _span(kind: str, record: Archived | Released) -> bytes:
+    """The table form of a record naming where a tournament's input lies."""
+    body = {"p": record.partition, kind: record.tournament_id, "first": record.first}
+    return _dumps({**body, "end": record.end, "s": record.seq})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
