@@ -4,16 +4,16 @@ figures; no pass/fail.
     .venv/bin/python bench/bench_corrected_restart.py [--cycles 0 1000] [--players 40]
         [--broker kafka://…] [--code DIR]
 
-For each number of cycles: a generated ``--players``-player, 9-round Swiss (bench_norms'
-generator) is played through a worker, then corrected ``cycles`` times (its last round
-reopened, its last board taken back, paired and played again: four input events and a new
-``round_finished`` each time). The worker is SIGKILLed once every alert is out; a fresh one
-starts on the same topics, and once it is ``Ready`` one more cycle of the corrected tournament
-and the first round of a new tournament on the same partition are published. The benchmark
-prints, from the fresh worker's start: ``ready`` (Faust's ``Ready``), ``corrected`` (the
-first alert of the corrected tournament's new cycle: the tournament must be rebuilt first),
-``new`` (the new tournament's first alert: it waits behind that rebuild), and the ratio of
-each to the run without corrections. ``--code DIR`` runs the workers from another checkout
+For each number of cycles: a generated ``--players``-player, 9-round Swiss (the tests'
+generator, ``tests/support/swiss.py``) is played through a worker, then corrected ``cycles``
+times (its last round reopened, its last board taken back, paired and played again: four
+input events and a new ``round_finished`` each time). The worker is SIGKILLed once every
+alert is out; a fresh one starts on the same topics, and once it is ``Ready`` one more cycle of
+the corrected tournament and the first round of a new tournament on the same partition are
+published. The benchmark prints, from the fresh worker's start: ``ready`` (Faust's
+``Ready``), ``corrected`` (the first alert of the corrected tournament's new cycle: the
+tournament must be rebuilt first), ``new`` (the new tournament's first alert: it waits behind
+that rebuild), and the ratio of each to the run without corrections. ``--code DIR`` runs the workers from another checkout
 (``git archive main | tar -x -C DIR``: the figures before a change). Without ``--broker`` (or
 ``TRACKER_TEST_BROKER``) each run gets a Tansu broker of its own.
 """
@@ -34,13 +34,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from aiokafka.partitioner import DefaultPartitioner  # noqa: E402
-from bench_norms import swiss_events  # noqa: E402
 from bench_streams import Worker, read_all, wait_count  # noqa: E402
 
 from streams.publish import publish  # noqa: E402
 from streams.records import AUDIENCE_OF  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import round_robin  # noqa: E402
+from tests.support.swiss import swiss_events  # noqa: E402
 from tracker import contract as ev  # noqa: E402
 from tracker.engine.transition import apply  # noqa: E402
 
