@@ -13,9 +13,10 @@ the corrected tournament and the first round of a new tournament on the same par
 published. The benchmark prints, from the fresh worker's start: ``ready`` (Faust's
 ``Ready``), ``corrected`` (the first alert of the corrected tournament's new cycle: the
 tournament must be rebuilt first), ``new`` (the new tournament's first alert: it waits behind
-that rebuild), and the ratio of each to the run without corrections. ``--code DIR`` runs the workers from another checkout
-(``git archive main | tar -x -C DIR``: the figures before a change). Without ``--broker`` (or
-``TRACKER_TEST_BROKER``) each run gets a Tansu broker of its own.
+that rebuild), and the ratio of each to the run without corrections. ``--code DIR`` runs the
+workers from another checkout (``git archive main | tar -x -C DIR``: the figures before a
+change). Without ``--broker`` (or ``TRACKER_TEST_BROKER``) each run gets a Tansu broker of its
+own.
 """
 
 from __future__ import annotations
