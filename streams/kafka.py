@@ -15,9 +15,11 @@ from typing import Any
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
+from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
 from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
 
 from streams.settings import Settings
+from streams.topics import Described, creation_configs, problems, roles
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +39,7 @@ class BrokerUnreachable(KafkaError):  # type: ignore[misc]
 
 
 class TopicMismatch(KafkaError):  # type: ignore[misc]
-    """A topic exists with a partition count other than the configured one."""
+    """A topic exists with partitions, replicas or settings the worker cannot work with."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -81,37 +83,22 @@ async def _stop(client: Any) -> None:
     await stop()
 
 
-def topic_configs(settings: Settings) -> dict[str, str]:
-    """Configuration of the topics the worker creates: room for its largest record."""
-    return {"max.message.bytes": str(settings.record_room)}
-
-
-def changelog_topic(settings: Settings) -> str:
-    """The ``facts`` table's changelog (Faust names it ``<app id>-facts-changelog``)."""
-    return f"{settings.app_id}-facts-changelog"
-
-
-async def ensure_topics(
-    settings: Settings, names: Iterable[str], compacted: Iterable[str] = ()
-) -> dict[str, int]:
+async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, Described]:
     """Create the topics that do not exist, with the configured partitions and replication
-    (a broker that auto-creates topics on first use might pick another partition count);
-    ``compacted`` ones with ``cleanup.policy=compact``. Returns the partition count of each
-    topic named that already existed."""
-    compact = set(compacted)
+    (a broker that auto-creates topics on first use might pick another partition count) and
+    the configuration their role needs (:func:`streams.topics.creation_configs`). Returns
+    what the broker says of each topic named that already existed."""
+    role_of = roles(settings)
     admin = AIOKafkaAdminClient(**settings.client_kwargs())
     async with started(admin, settings):
-        wanted = list(dict.fromkeys([*names, *compact]))
-        existing = await _partition_counts(admin, wanted)
+        wanted = list(dict.fromkeys(names))
+        existing = await describe(admin, wanted)
         new = [
             NewTopic(
                 n,
                 settings.partitions,
                 settings.replication_factor,
-                topic_configs={
-                    **topic_configs(settings),
-                    **({"cleanup.policy": "compact"} if n in compact else {}),
-                },
+                topic_configs=creation_configs(settings, role_of[n]) if n in role_of else {},
             )
             for n in wanted
             if n not in existing
@@ -127,37 +114,39 @@ async def ensure_topics(
         return existing
 
 
-async def _partition_counts(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, int]:
+async def describe(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, Described]:
+    """Partitions, replicas and configuration of the topics that exist."""
     listed = set(await admin.list_topics())
     present = [n for n in names if n in listed]
     if not present:
         return {}
-    out = {}
+    out: dict[str, Described] = {}
     for topic in await admin.describe_topics(present):
         partitions = topic.get("partitions") or ()
         if topic.get("error_code", 0) == 0 and partitions:
-            out[topic["topic"]] = len(partitions)
+            replicas = min(len(p.get("replicas") or ()) for p in partitions)
+            out[topic["topic"]] = Described(len(partitions), replicas, {})
+    resources = [ConfigResource(ConfigResourceType.TOPIC, name) for name in out]
+    for response in await admin.describe_configs(resources):
+        for code, _, _, name, entries, *_ in response.resources:
+            if code == 0 and name in out:
+                out[name].configs.update({e[0]: e[1] for e in entries if e[1] is not None})
     return out
 
 
 async def prepare(settings: Settings) -> None:
     """What ``tracker worker`` makes sure of before it starts: the broker answers (within
-    ``broker_wait`` seconds), every topic exists, and the input topic and the changelog have
-    the configured number of partitions (Faust stops on the first fact otherwise)."""
+    ``broker_wait`` seconds), every topic exists, and the topics that existed have the
+    partitions, replicas and configuration the worker needs (:func:`streams.topics.problems`;
+    :class:`TopicMismatch` names every one that is wrong). Settings the broker does not
+    report (Tansu reports only those set at creation) are logged as not checked."""
     await wait_for_broker(settings, settings.broker_wait)
-    inputs = [settings.topic("input"), *settings.output_topics.values()]
-    inputs.append(settings.topic("dead_letters"))
-    changelog = changelog_topic(settings)
-    existing = await ensure_topics(settings, inputs, compacted=[changelog])
-    for name in (settings.topic("input"), changelog):
-        count = existing.get(name)
-        if count is not None and count != settings.partitions:
-            raise TopicMismatch(
-                f"topic {name} has {count} partitions, but TRACKER_PARTITIONS is "
-                f"{settings.partitions}: set TRACKER_PARTITIONS={count}, or use new topics "
-                "(TRACKER_TOPIC_PREFIX and TRACKER_APP_ID); a partition count cannot change "
-                "in place (deploy/README.md, Partitions)"
-            )
+    existing = await ensure_topics(settings, roles(settings))
+    errors, unknown = problems(settings, existing)
+    if unknown:
+        log.warning("the broker does not report these topic settings; not checked: %s", unknown)
+    if errors:
+        raise TopicMismatch("; ".join(errors))
 
 
 def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
@@ -297,8 +286,8 @@ __all__ = [
     "BrokerUnreachable",
     "TopicMismatch",
     "caught_up",
-    "changelog_topic",
     "consumer",
+    "describe",
     "ensure_topics",
     "partitions_of",
     "prepare",
@@ -306,7 +295,6 @@ __all__ = [
     "read_from_start",
     "read_range",
     "started",
-    "topic_configs",
     "unreachable",
     "wait_for_broker",
 ]

@@ -30,7 +30,8 @@ from aiokafka.client import AIOKafkaClient
 from aiokafka.errors import KafkaError
 
 from streams.faust.agents import BROKER_FAILED, Tracker, stop
-from streams.kafka import changelog_topic
+from streams.faust.internals import read_offset
+from streams.topics import changelog_topic
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class Watchdog:
             if end <= (handled if handled is not None else 0):
                 self.behind.pop(partition, None)
                 continue
-            read = _read_offset(consumer, tp)
+            read = read_offset(consumer, tp)
             seen = self.behind.get(partition)
             if seen is None or seen[:2] != (end, read):
                 self.behind[partition] = (end, read, now)
@@ -200,16 +201,6 @@ class Watchdog:
                     tracker.processor.forget(partition)
                     self.retiring = False
             await asyncio.sleep(0)
-
-
-def _read_offset(consumer: Any, tp: Any) -> int | None:
-    """The last offset Faust's consumer passed on to the agent's stream (Faust 0.15 keeps it
-    in ``Consumer._read_offset``; ``None`` where it does not)."""
-    offsets = getattr(consumer, "_read_offset", None)
-    if offsets is None:
-        return None
-    value = offsets.get(tp)
-    return value if isinstance(value, int) else None
 
 
 def _tp(topic: str, partition: int) -> Any:

@@ -43,6 +43,22 @@ class Wiring:
         return self.tracker.processor if self.tracker else None
 
 
+def credentials(settings: Settings) -> Any:
+    """``broker_credentials`` for :class:`faust.App` (``None`` for PLAINTEXT)."""
+    context = settings.ssl_context()
+    if settings.security_protocol.startswith("SASL"):
+        password = settings.sasl_password.get_secret_value() if settings.sasl_password else ""
+        return faust.SASLCredentials(
+            username=settings.sasl_username or "",
+            password=password,
+            mechanism=settings.sasl_mechanism,
+            ssl_context=context,
+        )
+    if context is not None:
+        return faust.SSLCredentials(context)
+    return None
+
+
 def make_app(settings: Settings) -> faust.App:
     """A Faust app with the settings' broker, store, guarantee and group timings (shared by
     the tracker and the benchmark's pass-through agent)."""
@@ -50,7 +66,7 @@ def make_app(settings: Settings) -> faust.App:
     return faust.App(
         settings.app_id,
         broker=settings.faust_broker,
-        broker_credentials=settings.faust_credentials(),
+        broker_credentials=credentials(settings),
         store=settings.store,
         datadir=settings.data_dir,
         processing_guarantee=settings.processing_guarantee,

@@ -12,15 +12,17 @@ import time
 from datetime import date
 from pathlib import Path
 
+import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
 from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from aiokafka.structs import OffsetAndMetadata
 
-from streams import broker as tansu
+from streams.broker import KINDS, free_port, launch
 from streams.kafka import ensure_topics, started
 from streams.records import RAW_PREFIX_BYTES
 from streams.synthetic import interleave, round_robin
 from tests.support.pipeline import (
+    BROKER_KIND,
     Pipeline,
     assert_exactly,
     by_id,
@@ -191,19 +193,22 @@ def test_messages_left_undelivered_after_a_restart_are_handled(
 
 
 def test_a_broker_that_lost_its_topics(tmp_path: Path) -> None:
-    """The test broker keeps everything in memory: restarted, it has no topics. The worker
-    says so and exits with 75; the next one works on the new broker."""
-    port = tansu.free_port()
-    proc, url = tansu.start(port, tmp_path / "tansu-1.log")
-    pipeline = Pipeline(tmp_path, "lost", broker=url)
+    """A broker back without its data (Tansu keeps everything in memory; a Kafka whose
+    volume was lost): the worker says so and exits with 75; the next one works on the new
+    broker. A broker of the test broker's kind, of its own, on one port."""
+    if BROKER_KIND not in KINDS:
+        pytest.skip("TRACKER_TEST_BROKER_KIND names no kind to start a broker of")
+    port = free_port()
+    broker = launch(BROKER_KIND, tmp_path / "broker-1", port)
+    pipeline = Pipeline(tmp_path, "lost", broker=broker.url)
     try:
         events = round_robin("before", 6, seed=1)
         first = pipeline.start_worker("w1", env={"TRACKER_BROKER_WAIT": "20"})
         pipeline.publish(events)
         pipeline.wait_alerts(lambda s: rounds_finished(s, {"before"}, 5), "the first tournament")
         first.exits_with = 75
-        tansu.stop(proc)
-        proc, _ = tansu.start(port, tmp_path / "tansu-2.log")
+        broker.stop()
+        broker = launch(BROKER_KIND, tmp_path / "broker-2", port)
         assert first.proc.wait(90) == 75
         assert "lost" in first.text()
         after = round_robin("after", 6, seed=2)
@@ -213,7 +218,7 @@ def test_a_broker_that_lost_its_topics(tmp_path: Path) -> None:
         assert_exactly(pipeline, want)
     finally:
         pipeline.stop()
-        tansu.stop(proc)
+        broker.stop()
 
 
 def retired(text: str) -> int:

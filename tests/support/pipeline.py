@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from streams.broker import worker_env
 from streams.publish import publish
 from streams.records import DeadLetter, encode_input
 from streams.settings import Settings
@@ -31,10 +32,10 @@ from tracker import contract as ev
 from tracker.host.replay import Replay, Sourced
 
 BROKER = os.environ.get("TRACKER_TEST_BROKER")
+BROKER_KIND = os.environ.get("TRACKER_TEST_BROKER_KIND")
+"""``kafka`` or ``tansu`` (``python -m streams.broker`` prints both variables)."""
 WAIT = 90.0
 """Seconds any single wait may take before the test fails."""
-
-
 
 def replay_jsonl(path: Path) -> list[str]:
     """What ``tracker replay FILE --format jsonl`` prints."""
@@ -117,10 +118,13 @@ class Pipeline:
         store: str = "memory://",
         partitions: int = 4,
         broker: str | None = None,
+        kind: str | None = None,
     ) -> None:
         tag = f"{label}-{uuid.uuid4().hex[:8]}"
         broker = broker or BROKER
         assert broker
+        self.kind = kind or BROKER_KIND
+        """The broker's kind: the worker gets the settings it needs there."""
         self.settings = Settings(
             broker=broker,
             app_id=f"it-{tag}",
@@ -144,6 +148,7 @@ class Pipeline:
             TRACKER_STORE=s.store,
             PYTHONUNBUFFERED="1",
         )
+        env.update(worker_env(self.kind))
         return env
 
     def cli(
