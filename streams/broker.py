@@ -69,7 +69,9 @@ TANSU_NEEDS = {
     "TRACKER_FETCH_MAX_WAIT_MS": "20",
 }
 """Settings a worker needs on Tansu only: its wrong ``ListOffsets(LATEST)`` makes Faust's
-consistency check kill healthy workers, and it holds every Fetch for half the wait."""
+consistency check fail healthy workers, and it holds every Fetch for half the wait whatever
+arrives (the plain readers' wait; Faust's own consumer waits 1.5 s, hard-coded, so each hop
+through Faust takes ~0.75 s there)."""
 
 
 def worker_env(kind: str | None) -> dict[str, str]:

@@ -10,18 +10,24 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
-from typing import Any
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
+from typing import Any, TypeVar
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
 from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
-from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
+from aiokafka.errors import (
+    KafkaConnectionError,
+    KafkaError,
+    NodeNotReadyError,
+    TopicAlreadyExistsError,
+)
 
 from streams.settings import Settings
 from streams.topics import Described, creation_configs, problems, roles
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class BrokerUnreachable(KafkaError):  # type: ignore[misc]
@@ -83,11 +89,24 @@ async def _stop(client: Any) -> None:
     await stop()
 
 
+async def any_node(request: Callable[[], Awaitable[T]], attempts: int = 20) -> T:
+    """An admin request: aiokafka's admin client sends it to a random broker of the
+    cluster, so with one broker down it is tried again (another broker is picked)."""
+    for attempt in range(attempts):
+        try:
+            return await request()
+        except (NodeNotReadyError, KafkaConnectionError):
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
+
+
 async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, Described]:
     """Create the topics that do not exist, with the configured partitions and replication
     (a broker that auto-creates topics on first use might pick another partition count) and
     the configuration their role needs (:func:`streams.topics.creation_configs`). Returns
-    what the broker says of each topic named that already existed."""
+    the partitions and replicas of each topic named that already existed."""
     role_of = roles(settings)
     admin = AIOKafkaAdminClient(**settings.client_kwargs())
     async with started(admin, settings):
@@ -105,7 +124,7 @@ async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, D
         ]
         if new:
             try:
-                response = await admin.create_topics(new)
+                response = await any_node(lambda: admin.create_topics(new))
             except TopicAlreadyExistsError:
                 return existing
             for topic, code, *_ in getattr(response, "topic_errors", ()):
@@ -114,23 +133,27 @@ async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, D
         return existing
 
 
-async def describe(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, Described]:
-    """Partitions, replicas and configuration of the topics that exist."""
-    listed = set(await admin.list_topics())
+async def describe(
+    admin: AIOKafkaAdminClient, names: list[str], configs: bool = False
+) -> dict[str, Described]:
+    """Partitions and replicas of the topics that exist, and with ``configs`` their
+    configuration."""
+    listed = set(await any_node(admin.list_topics))
     present = [n for n in names if n in listed]
     if not present:
         return {}
     out: dict[str, Described] = {}
-    for topic in await admin.describe_topics(present):
+    for topic in await any_node(lambda: admin.describe_topics(present)):
         partitions = topic.get("partitions") or ()
         if topic.get("error_code", 0) == 0 and partitions:
             replicas = min(len(p.get("replicas") or ()) for p in partitions)
             out[topic["topic"]] = Described(len(partitions), replicas, {})
-    resources = [ConfigResource(ConfigResourceType.TOPIC, name) for name in out]
-    for response in await admin.describe_configs(resources):
-        for code, _, _, name, entries, *_ in response.resources:
-            if code == 0 and name in out:
-                out[name].configs.update({e[0]: e[1] for e in entries if e[1] is not None})
+    if configs and out:
+        resources = [ConfigResource(ConfigResourceType.TOPIC, name) for name in out]
+        for response in await any_node(lambda: admin.describe_configs(resources)):
+            for code, _, _, name, entries, *_ in response.resources:
+                if code == 0 and name in out:
+                    out[name].configs.update({e[0]: e[1] for e in entries if e[1] is not None})
     return out
 
 
@@ -141,8 +164,12 @@ async def prepare(settings: Settings) -> None:
     :class:`TopicMismatch` names every one that is wrong). Settings the broker does not
     report (Tansu reports only those set at creation) are logged as not checked."""
     await wait_for_broker(settings, settings.broker_wait)
-    existing = await ensure_topics(settings, roles(settings))
-    errors, unknown = problems(settings, existing)
+    names = list(roles(settings))
+    await ensure_topics(settings, names)
+    admin = AIOKafkaAdminClient(**settings.client_kwargs())
+    async with started(admin, settings):
+        described = await describe(admin, names, configs=True)
+    errors, unknown = problems(settings, described)
     if unknown:
         log.warning("the broker does not report these topic settings; not checked: %s", unknown)
     if errors:

@@ -162,6 +162,9 @@ def node_properties(node_id: int, nodes: dict[int, tuple[int, int]], log_dir: Pa
         # quick where only speed differs
         "group.initial.rebalance.delay.ms": 0,
         "group.min.session.timeout.ms": 1000,
+        # a killed node is fenced, and its partitions led by others, after 3 s (not 9)
+        "broker.session.timeout.ms": 3000,
+        "broker.heartbeat.interval.ms": 1000,
         "log.segment.bytes": 1024 * 1024,
         "log.cleaner.backoff.ms": 1000,
         "num.network.threads": 2,

@@ -54,7 +54,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if any(folder in Path(str(item.fspath)).parents for folder in folders):
             item.add_marker(pytest.mark.broker)
-            if not BROKER:
+            if not BROKER and not item.get_closest_marker("own_broker"):
                 item.add_marker(pytest.mark.skip(reason=NO_BROKER))
 
 

@@ -144,6 +144,7 @@ class Pipeline:
             TRACKER_APP_ID=s.app_id,
             TRACKER_TOPIC_PREFIX=s.topic_prefix,
             TRACKER_PARTITIONS=str(s.partitions),
+            TRACKER_REPLICATION_FACTOR=str(s.replication_factor),
             TRACKER_DATA_DIR=s.data_dir,
             TRACKER_STORE=s.store,
             PYTHONUNBUFFERED="1",
