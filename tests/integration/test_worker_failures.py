@@ -12,17 +12,17 @@ import time
 from datetime import date
 from pathlib import Path
 
-import pytest
 from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from aiokafka.structs import OffsetAndMetadata
 
-from streams.broker import KINDS, free_port, launch
 from streams.kafka import ensure_topics, started
 from streams.records import RAW_PREFIX_BYTES
+from streams.settings import Settings
 from streams.synthetic import interleave, round_robin
+from streams.topics import roles
 from tests.support.pipeline import (
-    BROKER_KIND,
     Pipeline,
     assert_exactly,
     by_id,
@@ -192,33 +192,35 @@ def test_messages_left_undelivered_after_a_restart_are_handled(
     assert third.proc.poll() is None
 
 
-def test_a_broker_that_lost_its_topics(tmp_path: Path) -> None:
-    """A broker back without its data (Tansu keeps everything in memory; a Kafka whose
-    volume was lost): the worker says so and exits with 75; the next one works on the new
-    broker. A broker of the test broker's kind, of its own, on one port."""
-    if BROKER_KIND not in KINDS:
-        pytest.skip("TRACKER_TEST_BROKER_KIND names no kind to start a broker of")
-    port = free_port()
-    broker = launch(BROKER_KIND, tmp_path / "broker-1", port)
-    pipeline = Pipeline(tmp_path, "lost", broker=broker.url)
-    try:
-        events = round_robin("before", 6, seed=1)
-        first = pipeline.start_worker("w1", env={"TRACKER_BROKER_WAIT": "20"})
-        pipeline.publish(events)
-        pipeline.wait_alerts(lambda s: rounds_finished(s, {"before"}, 5), "the first tournament")
-        first.exits_with = 75
-        broker.stop()
-        broker = launch(BROKER_KIND, tmp_path / "broker-2", port)
-        assert first.proc.wait(90) == 75
-        assert "lost" in first.text()
-        after = round_robin("after", 6, seed=2)
-        want = by_id(replay_jsonl(write_jsonl(tmp_path / "after.jsonl", after)))
-        pipeline.start_worker("w2")
-        pipeline.publish(after)
-        assert_exactly(pipeline, want)
-    finally:
-        pipeline.stop()
-        broker.stop()
+async def delete_topics(settings: Settings) -> None:
+    """Delete every topic of the pipeline, and return once the broker lists none of them."""
+    names = list(roles(settings))
+    admin = AIOKafkaAdminClient(**settings.client_kwargs())
+    async with started(admin, settings):
+        await admin.delete_topics(names)
+        deadline = time.monotonic() + 60
+        while set(names) & set(await admin.list_topics()):
+            assert time.monotonic() < deadline, "the topics were not deleted"
+            await asyncio.sleep(0.2)
+
+
+def test_a_broker_that_lost_its_topics(pipeline: Pipeline, tmp_path: Path) -> None:
+    """Every topic gone under a running worker (deleted, or a broker back without its data:
+    Tansu keeps everything in memory): the worker says so and exits with 75; the next one
+    creates them again and works."""
+    events = round_robin("before", 6, seed=1)
+    first = pipeline.start_worker("w1", env={"TRACKER_BROKER_WAIT": "20"})
+    pipeline.publish(events)
+    pipeline.wait_alerts(lambda s: rounds_finished(s, {"before"}, 5), "the first tournament")
+    first.exits_with = 75
+    asyncio.run(delete_topics(pipeline.settings))
+    assert first.proc.wait(90) == 75
+    assert "lost" in first.text()
+    after = round_robin("after", 6, seed=2)
+    want = by_id(replay_jsonl(write_jsonl(tmp_path / "after.jsonl", after)))
+    pipeline.start_worker("w2")
+    pipeline.publish(after)
+    assert_exactly(pipeline, want)
 
 
 def retired(text: str) -> int:
