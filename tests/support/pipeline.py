@@ -147,6 +147,7 @@ class Pipeline:
             TRACKER_REPLICATION_FACTOR=str(s.replication_factor),
             TRACKER_DATA_DIR=s.data_dir,
             TRACKER_STORE=s.store,
+            TRACKER_PROCESSING_GUARANTEE=s.processing_guarantee,
             PYTHONUNBUFFERED="1",
         )
         env.update(worker_env(self.kind))
