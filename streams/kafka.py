@@ -1,7 +1,8 @@
 """Plain aiokafka helpers shared by the worker, the publisher and the alert reader.
 
 The end of a partition is always taken from Fetch responses (the highwater they carry), never
-from ``ListOffsets(LATEST)``, which the Tansu test broker answers wrongly.
+from ``ListOffsets(LATEST)``, which the light Tansu broker answers wrongly (Apache Kafka
+answers both alike).
 """
 
 from __future__ import annotations

@@ -54,7 +54,8 @@ class Settings(BaseSettings):
     """``memory://`` or ``rocksdb://`` (rocksdict); state is rebuilt at assignment anyway."""
     data_dir: str = "tracker-data"
     processing_guarantee: Literal["at_least_once", "exactly_once"] = "at_least_once"
-    """``exactly_once`` needs a broker with transactions (Apache Kafka), not Tansu."""
+    """``exactly_once`` needs a broker with transactions (Apache Kafka; tested there), not
+    Tansu."""
     recovery_consistency_check: bool = True
     """Faust's check that a table's local offset is not past the changelog's end (a
     changelog deleted under a kept ``rocksdb://`` store). Off on the Tansu test broker only,

@@ -16,8 +16,8 @@ How the worker stops (exit codes, for a supervisor; see ``deploy/README.md``):
   after :attr:`~streams.settings.Settings.max_attempts` failures instead of failing on it
   forever.
 * **75** -- the broker failed under it: unreachable for longer than ``broker_wait``, a
-  request timed out, or it lost the topics or their messages (the Tansu test broker keeps
-  everything in memory). The next worker starts from what the broker has.
+  request timed out, or it lost the topics or their messages (deleted, or Tansu restarted:
+  it keeps everything in memory). The next worker starts from what the broker has.
 """
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 * **The broker and the topics.** It asks the broker for its topics. A broker that does not
   answer for ``broker_wait`` seconds, an input topic or changelog that is gone or has
   another number of partitions, or an input partition whose end is now below the offsets
-  already handled (the broker lost its messages: the Tansu test broker keeps everything in
-  memory and a restart loses it all) stop the worker with code 75 after a line saying
+  already handled (the broker lost its messages: deleted topics, or Tansu, which keeps
+  everything in memory, restarted) stop the worker with code 75 after a line saying
   which: its supervisor restarts it, and the new worker starts from what the broker has
   (``tracker worker`` creates the missing topics).
 * **Messages Faust leaves undelivered.** Faust 0.15 sometimes skips messages of a partition
