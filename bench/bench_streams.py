@@ -276,6 +276,9 @@ def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path)
     def run(kind: str, s: Settings) -> tuple[Worker, list[Any], float]:
         """Start ``kind`` on the pre-loaded input; its outputs and CPU seconds per message."""
         asyncio.run(publish(events, s))
+        # the pass-through agent's output topic (the tracker creates its own; Kafka creates
+        # none on first use, as deployed)
+        asyncio.run(ensure_topics(s, [s.topic("rounds")]))
         w = Worker(kind, s, tmp / f"{kind}.log")
         w.wait_for("[^Worker]: Ready")
         cpu = w.cpu()

@@ -22,6 +22,7 @@ compaction happens within a benchmark.
 from __future__ import annotations
 
 import base64
+import contextlib
 import dataclasses
 import os
 import shutil
@@ -44,6 +45,15 @@ LOG4J_VERSION = "2.24.3"
 distribution ships it; the Maven artifact does not depend on it)."""
 START_TIMEOUT = 120.0
 """Seconds a node may take to start (2-3 s on an idle 2-core machine)."""
+
+
+def _die_with_parent() -> None:
+    """In the child before it runs Java: killed when the process that started it dies, however
+    it dies (Linux ``PR_SET_PDEATHSIG``), so no broker outlives a killed test or benchmark."""
+    import ctypes
+
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
 
 
 class KafkaUnavailable(RuntimeError):
@@ -280,6 +290,7 @@ class Cluster:
                 stdout=node.log.open("wb"),
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # a Ctrl-C of the caller does not reach it first
+                preexec_fn=_die_with_parent,
             )
         deadline = time.monotonic() + START_TIMEOUT
         for node in chosen:
