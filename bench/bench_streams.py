@@ -462,7 +462,6 @@ def passthrough_latency(broker: str, rate: float, tmp: Path, count: int = 3000) 
     p = settings_for(broker, "pass-latency")
 
     async def run() -> None:
-        await ensure_topics(p, [p.topic("input"), p.topic("rounds")])
         producer = AIOKafkaProducer(acks="all", linger_ms=0, **p.client_kwargs())
         await producer.start()
         started = time.monotonic()
@@ -473,6 +472,8 @@ def passthrough_latency(broker: str, rate: float, tmp: Path, count: int = 3000) 
             await producer.send(p.topic("input"), key=b"%d" % (i % 200), value=b"%d" % i)
         await producer.stop()
 
+    # both topics before the agent starts (Kafka, as deployed, creates none on first use)
+    asyncio.run(ensure_topics(p, [p.topic("input"), p.topic("rounds")]))
     with worker("pass", p, tmp / "pass-latency.log") as w:
         w.wait_for("[^Worker]: Ready")
         asyncio.run(run())
