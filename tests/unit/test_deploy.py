@@ -17,18 +17,11 @@ from streams.kafka_server import KAFKA_VERSION
 from streams.settings import Settings
 from streams.topics import Described, problems
 from tests.support.paths import ROOT
+from tests.support.topics import KAFKA_DEFAULTS
 
 DEPLOY = ROOT / "deploy"
 PACKAGES = ("tracker", "streams", "follow", "cli")
 """The top-level packages pyproject.toml installs."""
-KAFKA_DEFAULTS = {
-    "cleanup.policy": "delete",
-    "retention.ms": "604800000",
-    "retention.bytes": "-1",
-    "max.message.bytes": "1048588",
-    "min.insync.replicas": "1",
-}
-"""Apache Kafka's topic defaults, for what a topic is created without."""
 
 
 def copied(dockerfile: Path) -> list[str]:

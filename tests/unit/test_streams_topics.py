@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from streams.settings import Settings
 from streams.topics import Described, creation_configs, problems, roles
+from tests.support.topics import KAFKA_DEFAULTS
 
 S = Settings(app_id="app", replication_factor=3, partitions=4)
-KAFKA_DEFAULTS = {
-    "cleanup.policy": "delete",
-    "retention.ms": "604800000",
-    "retention.bytes": "-1",
-    "max.message.bytes": "1048588",
-    "min.insync.replicas": "1",
-}
 
 
 def as_created(settings: Settings = S) -> dict[str, Described]:
@@ -91,9 +85,7 @@ def test_a_partition_count_other_than_the_settings() -> None:
 
 def test_settings_the_broker_does_not_report_are_named_not_guessed() -> None:
     """Tansu reports only the settings given at creation."""
-    reported = {
-        name: Described(4, 3, creation_configs(S, role)) for name, role in roles(S).items()
-    }
+    reported = {name: Described(4, 3, creation_configs(S, role)) for name, role in roles(S).items()}
     errors, unknown = problems(S, reported)
     assert errors == []
     assert "norm-alerts: cleanup.policy" in unknown
