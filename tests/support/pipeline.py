@@ -132,6 +132,9 @@ class Pipeline:
             partitions=partitions,
             data_dir=str(tmp / "data"),
             store=store,
+            # the test's own readers poll to the end of the topics again and again: an
+            # empty Fetch held 100 ms, not the default 500 (Kafka holds it that long)
+            fetch_max_wait_ms=100,
         )
         self.tmp = tmp
         self.workers: list[Worker] = []
