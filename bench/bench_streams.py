@@ -268,49 +268,49 @@ def span_rate(count: int, records: Sequence[Any]) -> float:
 # ------------------------------------------------------------------ phases
 
 
-def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path) -> dict[str, Any]:
+WORKER_KINDS = ("tracker", "ceiling", "summaries", "pass")
+
+
+def throughput(
+    kind: str, broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path
+) -> dict[str, Any]:
+    """A worker of ``kind`` on the pre-loaded input: its rate and CPU per message; for the
+    tracker also the changelog's size and the restart."""
     tournaments = len({e.tournament_id for e in events})
     games = sum(isinstance(e, ev.GameResult) for e in events)
-    out: dict[str, Any] = {"messages": len(events)}
-
-    def run(kind: str, s: Settings) -> tuple[Worker, list[Any], float]:
-        """Start ``kind`` on the pre-loaded input; its outputs and CPU seconds per message."""
-        asyncio.run(publish(events, s))
-        # the pass-through agent's output topic (the tracker creates its own; Kafka creates
-        # none on first use, as deployed)
-        asyncio.run(ensure_topics(s, [s.topic("rounds")]))
-        w = Worker(kind, s, tmp / f"{kind}.log")
+    s = settings_for(broker, kind)
+    asyncio.run(publish(events, s))
+    # the pass-through agent's output topic (the tracker creates its own; Kafka creates none
+    # on first use, as deployed)
+    asyncio.run(ensure_topics(s, [s.topic("rounds")]))
+    out: dict[str, Any] = {}
+    w = Worker(kind, s, tmp / f"{kind}.log")
+    try:
         w.wait_for("[^Worker]: Ready")
         cpu = w.cpu()
         if kind == "pass":
             asyncio.run(wait_count(s, s.topic("rounds"), len(events), 600, distinct=False))
-            cpu = (w.cpu() - cpu) / len(events)
-            return w, asyncio.run(read_all(s, [s.topic("rounds")])), cpu
-        asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
-        time.sleep(1.5)  # let the last changelog writes land
-        cpu = (w.cpu() - cpu) / len(events)
-        changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
-        alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
-        out[f"{kind}_alerts"] = len(alerts)
+            out["pass_cpu"] = (w.cpu() - cpu) / len(events)
+            records = asyncio.run(read_all(s, [s.topic("rounds")]))
+        else:
+            asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
+            time.sleep(1.5)  # let the last changelog writes land
+            out[f"{kind}_cpu"] = (w.cpu() - cpu) / len(events)
+            changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
+            alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
+            out[f"{kind}_alerts"] = len(alerts)
+            records = [*changelog, *alerts]
+            if kind == "tracker":
+                size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
+                out["changelog_records"] = len(changelog)
+                out["changelog_bytes"] = size
+                out["changelog_per_game"] = size / games
+                out["changelog_per_message"] = size / len(events)
+        out[f"{kind}_rate"] = span_rate(len(events), records)
         if kind == "tracker":
-            size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
-            out["changelog_records"] = len(changelog)
-            out["changelog_bytes"] = size
-            out["changelog_per_game"] = size / games
-            out["changelog_per_message"] = size / len(events)
-        return w, [*changelog, *alerts], cpu
-
-    s = settings_for(broker, "tracker")
-    w, records, out["tracker_cpu"] = run("tracker", s)
-    try:
-        out["tracker_rate"] = span_rate(len(events), records)
-        out["restart"] = restart(s, w, events, tmp)
+            out["restart"] = restart(s, w, events, tmp)
     finally:
         w.kill()
-    for kind in ("ceiling", "summaries", "pass"):
-        w, records, out[f"{kind}_cpu"] = run(kind, settings_for(broker, kind))
-        w.kill()
-        out[f"{kind}_rate"] = span_rate(len(events), records)
     return out
 
 
@@ -497,22 +497,6 @@ def core_only(events: list[ev.InputEvent]) -> float:
 # ------------------------------------------------------------------ main
 
 
-def measure(
-    broker: str, events: list[ev.InputEvent], rounds: int, rates: list[float], args: Any, tmp: Path
-) -> dict[str, Any]:
-    """Every phase on one broker."""
-    out = throughput(broker, events, rounds, tmp)
-    out["latency"] = [
-        (
-            rate,
-            latency(broker, events, rate, tmp, args.schedule),
-            passthrough_latency(broker, rate, tmp),
-        )
-        for rate in rates
-    ]
-    return out
-
-
 def table(rows: list[tuple[str, list[str]]], kinds: list[str]) -> None:
     width = max(len(name) for name, _ in rows)
     print(f"{'':{width}}  " + "  ".join(f"{label(k)[:34]:>34}" for k in kinds))
@@ -625,20 +609,33 @@ def main() -> int:
     )
     core = core_only(events)
     results: dict[str, dict[str, Any]] = {}
-    kinds = [args.kind or "given"] if args.broker else args.kinds
-    for kind in kinds:
-        with contextlib.ExitStack() as stack:
-            broker = args.broker or stack.enter_context(running(kind, tmp / f"{kind}-broker")).url
+    with contextlib.ExitStack() as stack:
+        # every broker up at once, and each phase run on one after the other, so that the
+        # load of other jobs on a shared machine falls alike on both columns
+        if args.broker:
+            brokers = {args.kind or "given": args.broker}
+        else:
+            brokers = {
+                k: stack.enter_context(running(k, tmp / f"{k}-broker")).url for k in args.kinds
+            }
+        for kind, broker in brokers.items():
             KIND_OF[broker] = kind
+            (tmp / kind).mkdir(exist_ok=True)
             print(f"{label(kind)} at {broker}", flush=True)
-            if args.latency_only:
-                for rate in args.rates:
-                    lat = latency(broker, events, rate, tmp, args.schedule)
-                    bare = passthrough_latency(broker, rate, tmp)
-                    print(f"  latency at {rate}/s: {lat}; pass-through: {bare}", flush=True)
-                continue
-            results[kind] = measure(broker, events, rounds, args.rates, args, tmp)
-    if results:
+            results[kind] = {"latency": []}
+        if not args.latency_only:
+            for worker_kind in WORKER_KINDS:
+                for kind, broker in brokers.items():
+                    results[kind].update(
+                        throughput(worker_kind, broker, events, rounds, tmp / kind)
+                    )
+        for rate in args.rates:
+            for kind, broker in brokers.items():
+                lat = latency(broker, events, rate, tmp / kind, args.schedule)
+                bare = passthrough_latency(broker, rate, tmp / kind)
+                results[kind]["latency"].append((rate, lat, bare))
+                print(f"  {kind} latency at {rate:.0f}/s: {lat}; pass-through: {bare}", flush=True)
+    if not args.latency_only:
         report_all(results, core, args)
     return 0
 
