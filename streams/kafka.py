@@ -195,7 +195,10 @@ def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
 async def read_range(
     settings: Settings, topic: str, partition: int, start: int, end: int, timeout: float = 60.0
 ) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
-    """The records of one partition with ``start <= offset < end``, read by fetching."""
+    """The records of one partition with ``start <= offset < end``, read by fetching;
+    :class:`TimeoutError` when ``timeout`` seconds pass without a record. (Not a bound on the
+    whole read: the caller handles each record before the next is read, and a backlog of
+    tens of thousands takes minutes on a loaded machine.)"""
     if start >= end:
         return
     tp = TopicPartition(topic, partition)
@@ -210,13 +213,15 @@ async def read_range(
                 return
             if time.monotonic() > deadline:
                 raise TimeoutError(
-                    f"{topic}[{partition}]: read up to {position}, expected {end} "
-                    f"within {timeout} s"
+                    f"{topic}[{partition}]: read up to {position}, expected {end}; "
+                    f"nothing came for {timeout} s"
                 )
-            batches = await reader.getmany(tp, timeout_ms=500, max_records=2000)
-            for record in batches.get(tp, []):
+            records = (await reader.getmany(tp, timeout_ms=500, max_records=2000)).get(tp, [])
+            for record in records:
                 if start <= record.offset < end:
                     yield record
+            if records:
+                deadline = time.monotonic() + timeout
 
 
 async def read_from_start(
