@@ -275,18 +275,16 @@ class Cluster:
 
     def start(self, node_id: int | None = None) -> Cluster:
         """Start the node (every node when ``None``) and wait until it has started."""
-        chosen = [self.nodes[node_id]] if node_id else list(self.nodes.values())
+        chosen = list(self.nodes.values()) if node_id is None else [self.nodes[node_id]]
         for node in chosen:
             node.starts += 1
             node.proc = subprocess.Popen(
-                [
-                    *self._command(
-                        f"-Dlog4j2.configurationFile={node.folder / 'log4j2.properties'}",
-                        "kafka.Kafka",
-                        str(node.folder / "server.properties"),
-                        heap="512m",
-                    )
-                ],
+                self._command(
+                    f"-Dlog4j2.configurationFile={node.folder / 'log4j2.properties'}",
+                    "kafka.Kafka",
+                    str(node.folder / "server.properties"),
+                    heap="512m",
+                ),
                 stdout=node.log.open("wb"),
                 stderr=subprocess.STDOUT,
                 start_new_session=True,  # a Ctrl-C of the caller does not reach it first
