@@ -43,9 +43,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 from bench_streams import KIND_OF, Worker, read_all, wait_count  # noqa: E402
 
+from bench.baseline import Figures, add_arguments, finish  # noqa: E402
 from streams.broker import KINDS, free_port, label, running  # noqa: E402
 from streams.publish import publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
@@ -174,15 +176,22 @@ def main() -> int:
     parser.add_argument("--partitions", type=int, nargs="+", default=[4])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--new", type=int, default=20, help="tournaments after the restart")
-    parser.add_argument("--code", type=Path, default=ROOT, help="checkout the workers run from")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=Path(os.environ.get("BENCH_TREE") or ROOT),
+        help="checkout the workers run from",
+    )
     parser.add_argument(
         "--stores",
         nargs="+",
         default=["memory://", "rocksdb://"],
         help="memory:// and/or rocksdb:// (a kept volume)",
     )
+    add_arguments(parser)
     args = parser.parse_args()
 
+    figures: Figures = {}
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-history-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
     print(f"workers from {args.code.resolve()}; logs in {tmp}", flush=True)
@@ -216,7 +225,11 @@ def main() -> int:
                         f"{r['feed_mb']:7.0f} {r['sse_events']:7d} {r['changelog']:9d}",
                         flush=True,
                     )
-    return 0
+                    name = f"{kind}, {store}, {history} history, {partitions} partitions"
+                    figures[f"{name}: ready s"] = r["ready_s"]
+                    figures[f"{name}: all s"] = r["all_s"]
+                    figures[f"{name}: peak RSS MB"] = r["peak"]
+    return finish(args, figures)
 
 
 if __name__ == "__main__":

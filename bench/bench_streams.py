@@ -9,6 +9,9 @@ Tansu, by default: the figures side by side, from one run) and prints one column
 The workers get the settings :func:`streams.broker.worker_env` gives a throwaway broker of
 that kind (3 s group sessions on both).
 
+``--save``/``--baseline`` (``bench/baseline.py``) print the figures beside another
+revision's or a saved run's.
+
 1. **Throughput.** The same pre-loaded input (``--tournaments`` synthetic 10-player round
    robins, every round of every tournament before the next round of any) goes through the
    tracker worker, then through a bare pass-through Faust agent (same app settings, reads a
@@ -21,9 +24,11 @@ that kind (3 s group sessions on both).
    and *summaries only*, whose ``round_finished`` carries the real standings and live
    ratings (a tracker that does no norm work at all).
 2. **Latency** with all tournaments in flight: the input is published live at each of
-   ``--rates`` messages per second, in the order ``--schedule`` gives (see
-   :func:`schedule`); for every (tournament, round), the time from handing its last message
-   to the producer to a subscriber receiving its ``round_finished``.
+   ``--rates`` messages per second (default 100, 500 and 1,000; ``--rate`` for one), in the
+   order ``--schedule`` gives (see :func:`schedule`); for every (tournament, round), the
+   time from handing its last message to the producer to a subscriber receiving its
+   ``round_finished``, median (p50) and 99th percentile, beside a bare pass-through agent's
+   at the same rate.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
 4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
@@ -55,7 +60,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+CODE = Path(os.environ.get("BENCH_TREE") or ROOT)
+"""The code the workers run: a baseline revision's (``bench/baseline.py``) or this one's."""
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(CODE))
 
 _EXTRA = ("aiokafka", "faust", "pydantic_settings")
 # a module already imported (faust leaves its __spec__ None, on which find_spec raises)
@@ -68,6 +76,7 @@ if _MISSING:  # bench_core.py imports this module too
 
 from aiokafka import AIOKafkaProducer  # noqa: E402
 
+from bench.baseline import Figures, add_arguments, finish  # noqa: E402
 from streams.broker import KINDS, label, running, worker_env  # noqa: E402
 from streams.kafka import (  # noqa: E402
     consumer,
@@ -115,7 +124,7 @@ class Worker:
         *,
         args: Sequence[str] = (),
         env: dict[str, str] | None = None,
-        cwd: Path = ROOT,
+        cwd: Path = CODE,
     ) -> None:
         """Start a worker of ``kind`` with ``args`` added to its command line and ``env``
         over :func:`env_for`, in ``cwd``."""
@@ -572,6 +581,7 @@ def main() -> int:
     parser.add_argument("--kinds", choices=KINDS, nargs="+", default=list(KINDS))
     parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--players", type=int, default=10)
+    parser.add_argument("--rate", type=float, help="messages/s of a single latency phase")
     parser.add_argument(
         "--rates",
         type=float,
@@ -589,6 +599,7 @@ def main() -> int:
         help="order of the messages in the latency phase (see schedule())",
     )
     parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
+    add_arguments(parser)
     if sys.argv[1:2] in (["--ceiling-worker"], ["--summaries-worker"]):
         return reduced_worker(sys.argv[2:], summaries=sys.argv[1] == "--summaries-worker")
     args = parser.parse_args()
@@ -629,15 +640,26 @@ def main() -> int:
                     results[kind].update(
                         throughput(worker_kind, broker, events, rounds, tmp / kind)
                     )
-        for rate in args.rates:
+        for rate in [args.rate] if args.rate else args.rates:
             for kind, broker in brokers.items():
                 lat = latency(broker, events, rate, tmp / kind, args.schedule)
                 bare = passthrough_latency(broker, rate, tmp / kind)
                 results[kind]["latency"].append((rate, lat, bare))
                 print(f"  {kind} latency at {rate:.0f}/s: {lat}; pass-through: {bare}", flush=True)
+    figures: Figures = {"core alone msg/s": core}
+    us = 1e6
+    for kind, t in results.items():
+        if not args.latency_only:
+            figures[f"{kind}: tracker msg/s"] = t["tracker_rate"]
+            figures[f"{kind}: tracker CPU per message us"] = us * t["tracker_cpu"]
+            figures[f"{kind}: pass-through CPU per message us"] = us * t["pass_cpu"]
+        for rate, lat, bare in t["latency"]:
+            figures[f"{kind}: at {rate:.0f} msg/s: p50 ms"] = lat["median_ms"]
+            figures[f"{kind}: at {rate:.0f} msg/s: p99 ms"] = lat["p99_ms"]
+            figures[f"{kind}: at {rate:.0f} msg/s: pass-through p99 ms"] = bare["p99_ms"]
     if not args.latency_only:
         report_all(results, core, args)
-    return 0
+    return finish(args, figures)
 
 
 if __name__ == "__main__":

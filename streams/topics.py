@@ -3,9 +3,11 @@
 :func:`streams.kafka.prepare` describes the topics and passes what the broker said.
 
 * the **input** topic is the source of truth: never compacted, never shortened
-  (``cleanup.policy=delete``, ``retention.ms=-1``, ``retention.bytes=-1``);
-* the **changelog** of the facts is compacted, and only compacted (``delete`` would drop the
-  facts of tournaments in play), with room for the largest record;
+  (``cleanup.policy=delete``, ``retention.ms=-1``, ``retention.bytes=-1``); so is the
+  internal **title-facts** topic for the ``titles`` table (:mod:`streams.titles`), which reads
+  it back after a gap (keyed by FIDE id: compaction would keep one fact per player);
+* the **changelogs** of the ``facts`` and ``titles`` tables are compacted, and only compacted
+  (``delete`` would drop the facts of tournaments in play), with room for the largest record;
 * the **alert** topics have room for the largest record (``max.message.bytes``); their
   retention is the subscribers' choice;
 * every topic has at least ``TRACKER_REPLICATION_FACTOR`` replicas, and with 3 or more
@@ -27,6 +29,7 @@ from typing import Literal
 from streams.settings import Settings
 
 Role = Literal["input", "alerts", "dead_letters", "changelog"]
+"""What a topic is to the worker; the internal title-facts topic has the input's role."""
 
 
 @dataclasses.dataclass(frozen=True)
@@ -63,13 +66,16 @@ def roles(settings: Settings) -> dict[str, Role]:
     out: dict[str, Role] = {settings.topic("input"): "input"}
     out.update(dict.fromkeys(settings.output_topics.values(), "alerts"))
     out[settings.topic("dead_letters")] = "dead_letters"
+    out[settings.topic("title_facts")] = "input"
     out[changelog_topic(settings)] = "changelog"
+    out[changelog_topic(settings, "titles")] = "changelog"
     return out
 
 
-def changelog_topic(settings: Settings) -> str:
-    """The ``facts`` table's changelog (Faust names it ``<app id>-facts-changelog``)."""
-    return f"{settings.app_id}-facts-changelog"
+def changelog_topic(settings: Settings, table: str = "facts") -> str:
+    """A table's changelog (Faust names it ``<app id>-<table>-changelog``): by default the
+    ``facts`` table's; the ``titles`` table's (:mod:`streams.titles`) with ``table``."""
+    return f"{settings.app_id}-{table}-changelog"
 
 
 def problems(settings: Settings, described: dict[str, Described]) -> tuple[list[str], list[str]]:
@@ -111,15 +117,15 @@ def problems(settings: Settings, described: dict[str, Described]) -> tuple[list[
         if role == "input":
             if policy is not None and "compact" in policy:
                 errors.append(
-                    f"topic {name} is compacted (cleanup.policy={policy}): the input is the "
-                    "source of truth, compaction would keep one event per tournament"
+                    f"topic {name} is compacted (cleanup.policy={policy}): it is a source of "
+                    "truth, compaction would keep one message per key"
                 )
             for key in ("retention.ms", "retention.bytes"):
                 kept = value(key)
                 if kept is not None and kept != "-1":
                     errors.append(
-                        f"topic {name} has {key}={kept}: the input is the source of truth "
-                        f"and must be kept forever ({key}=-1)"
+                        f"topic {name} has {key}={kept}: it is a source of truth and must "
+                        f"be kept forever ({key}=-1)"
                     )
         if role == "changelog" and policy is not None and policy != "compact":
             errors.append(

@@ -136,7 +136,7 @@ def test_the_manifests_topics_pass_the_workers_checks() -> None:
     [config] = [d for d in documents(DEPLOY / "k8s/worker.yaml") if d["kind"] == "ConfigMap"]
     settings = worker_settings(config["data"])
     assert settings.replication_factor == 3
-    assert len(topics) == 6, topics  # all but the changelog, which the worker creates
+    assert len(topics) == 7, topics  # all but the changelogs, which the worker creates
     assert problems(settings, topics) == ([], [])
     assert defaults["min.insync.replicas"] == "2"
 
@@ -148,7 +148,7 @@ def test_the_compose_files_topics_pass_the_workers_checks() -> None:
     topics = created_topics(
         compose["services"]["topics"]["command"][0].replace("$$", "$"), defaults
     )
-    assert len(topics) == 6, topics
+    assert len(topics) == 7, topics
     assert problems(worker_settings(env), topics) == ([], [])
 
 
@@ -161,6 +161,6 @@ def test_the_check_would_catch_a_manifest_that_shortens_the_input() -> None:
     topics = created_topics(script, broker_defaults({"KAFKA_MIN_INSYNC_REPLICAS": "2"}))
     errors, _ = problems(Settings(replication_factor=3, partitions=24), topics)
     assert errors == [
-        "topic tournament-events has retention.ms=604800000: the input is the source of "
-        "truth and must be kept forever (retention.ms=-1)"
+        "topic tournament-events has retention.ms=604800000: it is a source of truth and "
+        "must be kept forever (retention.ms=-1)"
     ]

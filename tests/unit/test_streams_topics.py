@@ -31,7 +31,9 @@ def test_topics_as_the_worker_creates_them_pass() -> None:
         "ignorable-games",
         "round-summaries",
         "tournament-events-dead-letters",
+        "title-facts",
         "app-facts-changelog",
+        "app-titles-changelog",
     }
 
 
@@ -44,6 +46,14 @@ def test_a_compacted_or_shortened_input_is_refused() -> None:
     assert len(errors) == 2
     assert "tournament-events is compacted" in errors[0]
     assert "retention.ms=604800000" in errors[1]
+
+
+def test_title_facts_are_kept_as_the_input_is() -> None:
+    """The titles table reads its facts back after a gap, and they are keyed by FIDE id."""
+    topics = as_created()
+    topics["title-facts"].configs["cleanup.policy"] = "compact"
+    [error], _ = problems(S, topics)
+    assert "topic title-facts is compacted" in error
 
 
 def test_a_changelog_that_deletes_is_refused() -> None:
