@@ -60,6 +60,6 @@ def test_the_broker_command_fails_instead_of_falling_back(
 def test_workers_on_tansu_get_what_tansu_needs() -> None:
     assert broker.worker_env("kafka") == broker.QUICK_GROUP
     tansu = broker.worker_env("tansu")
-    assert tansu["TRACKER_RECOVERY_CONSISTENCY_CHECK"] == "false"
+    assert tansu["TRACKER_FETCH_MAX_WAIT_MS"] == "20"
     assert tansu["TRACKER_SESSION_TIMEOUT"] == "3"
     assert broker.label("kafka") == f"Apache Kafka {kafka_server.KAFKA_VERSION} (KRaft)"
