@@ -103,11 +103,10 @@ async def any_node(request: Callable[[], Awaitable[T]], attempts: int = 20) -> T
     raise AssertionError("unreachable")
 
 
-async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, Described]:
+async def ensure_topics(settings: Settings, names: Iterable[str]) -> None:
     """Create the topics that do not exist, with the configured partitions and replication
     (a broker that auto-creates topics on first use might pick another partition count) and
-    the configuration their role needs (:func:`streams.topics.creation_configs`). Returns
-    the partitions and replicas of each topic named that already existed."""
+    the configuration their role needs (:func:`streams.topics.creation_configs`)."""
     role_of = roles(settings)
     admin = AIOKafkaAdminClient(**settings.client_kwargs())
     async with started(admin, settings):
@@ -127,11 +126,10 @@ async def ensure_topics(settings: Settings, names: Iterable[str]) -> dict[str, D
             try:
                 response = await any_node(lambda: admin.create_topics(new))
             except TopicAlreadyExistsError:
-                return existing
+                return
             for topic, code, *_ in getattr(response, "topic_errors", ()):
                 if code not in (0, TopicAlreadyExistsError.errno):
                     raise KafkaError(f"cannot create topic {topic}: error code {code}")
-        return existing
 
 
 async def describe(
