@@ -66,9 +66,10 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "round_reopened, player_removed, player_corrected) and what the file says now is sent",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
-    from cli.main import rounds_option
+    from cli.main import rounds_option, watch_option
 
     rounds_option(p)
+    watch_option(p)
     p.add_argument("--system", choices=SYSTEMS, help="pairing system (overrides the file)")
     facts = p.add_argument_group(
         "event facts for a broadcast followed alone (default: the start list's TRF header)"
@@ -160,7 +161,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
     else:
         from follow.embedded import EmbeddedSink
 
-        sink = EmbeddedSink(sys.stdout, args.format, args.top, args.state, report)
+        sink = EmbeddedSink(sys.stdout, args.format, args.top, args.state, report, args.watch)
     follower = Follower(
         sink,
         say,

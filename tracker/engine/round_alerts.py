@@ -1,8 +1,9 @@
 """The alerts a finished round gives, against the alerts in force (``sent``).
 
-:func:`view_after` works out once what a round's evaluation needs (standings, context,
-norms, what each norm still depends on); :func:`norm_alerts`, :func:`rating_alerts` and
-:func:`prospect_alerts` compare it with the alerts in force and say what changed, and
+:func:`tracker.engine.round_view.view_after` works out once what a round's evaluation needs
+(standings, context, norms, what each norm still depends on); :func:`norm_alerts`,
+:func:`rating_alerts` and :func:`prospect_alerts` (the changes of the round's norm watch,
+:mod:`tracker.engine.watch`) compare it with the alerts in force and say what changed, and
 :func:`summary_fields` is the round's summary. The transition uses them when a round
 finishes (:mod:`tracker.engine.transition`), the corrections when facts of finished rounds change
 (:mod:`tracker.engine.corrections`).
@@ -37,93 +38,17 @@ from tracker.engine.alerts import (
     requirements,
     score_text,
 )
-from tracker.engine.carry import carried
-from tracker.engine.evaluation import (
-    NormEvent,
-    PlayerRound,
-    achieved_norms,
-    context,
-    flags,
-    norm_event,
-    standings,
-)
+from tracker.engine.evaluation import NormEvent, PlayerRound, flags
 from tracker.engine.event_flags import TournamentFlags
-from tracker.engine.prospects import Outlook, Prospect, Status
-from tracker.engine.secured import Condition, conditions
+from tracker.engine.prospects.values import Key
+from tracker.engine.round_view import RoundView
+from tracker.engine.secured import Condition
 from tracker.engine.state import TournamentState
+from tracker.engine.watch import Entry, Stage, Watch
 from tracker.norms.live_rating import InterimRating
-from tracker.norms.search import Cell, Context, Verdict
+from tracker.norms.search import Verdict
 
 Emitted = list[ev.OutputEvent]
-Key = tuple[int, Title]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RoundView:
-    """What the evaluation after round ``number`` works out once, for every alert."""
-
-    number: int
-    gate: NormEvent
-    """Rapid, blitz, online: no norms, prospects or title ratings."""
-    rows: list[PlayerRound]
-    cells: dict[int, Sequence[Cell]]
-    ctx: Context
-    norms: dict[Key, Verdict]
-    pending: dict[Key, tuple[Condition, ...]]
-    """Before the last round: what each norm still depends on that later rounds can change."""
-    last: bool
-    before_last_allowed: bool
-    """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
-    settled: frozenset[Key] = frozenset()
-    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
-    the state carries that round's evaluation of the same facts."""
-
-    @property
-    def not_a_norm_event(self) -> str | None:
-        """Why the event gives no norms (the round summary says it), or ``None``."""
-        return None if self.gate.norms else self.gate.reason
-
-    @property
-    def secured(self) -> set[Key]:
-        """The norms no later round can take away."""
-        if not (self.last or self.before_last_allowed):
-            return set()
-        return set(self.norms) - set(self.pending)
-
-
-def view_after(state: TournamentState, number: int) -> RoundView:
-    """The evaluation after round ``number``, extending the state's carry of the round
-    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
-    t = state.tournament
-    last = t.is_last(number)
-    carry = carried(state, number)
-    rows = standings(state, number, carry.live if carry is not None else None)
-    cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
-    gate = norm_event(state) if carry is None else carry.gate
-    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
-    norms = achieved_norms(state, rows, ctx)
-    before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    pending = (
-        {
-            (rank, title): found
-            for rank, title in norms
-            if (found := conditions(state, ctx, rank, cells[rank], title, number))
-        }
-        if norms and not last and before_last_allowed
-        else {}
-    )
-    return RoundView(
-        number,
-        gate,
-        rows,
-        cells,
-        ctx,
-        norms,
-        pending,
-        last,
-        before_last_allowed,
-        carry.settled if carry is not None else frozenset(),
-    )
 
 
 # ----------------------------------------------------------------------------- norms
@@ -451,53 +376,56 @@ def prospect_alerts(
     players: Mapping[int, Player] | None = None,
     settled: set[Key] | None = None,
 ) -> Emitted:
-    """``norm_prospect`` when a player enters contention for a norm (it is still possible)
-    or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
-    ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
-    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id. A
-    contention in force for a title the player is no longer evaluated for (a corrected
-    registration, a player taken off) is revoked (``norm_prospect_revoked``, with ``reason``;
-    ``players``: where to find a player no longer registered). ``settled``: filled with the
-    pairs out of reach for good (:attr:`tracker.engine.carry.Carry.settled`)."""
+    """The changes of contention in the round's norm watch (:mod:`tracker.engine.watch`)
+    against the contention in force: ``norm_prospect`` when a player enters contention for
+    a norm (it is still possible) or leaves it with the norm achieved, ``norm_out_of_reach``
+    when it becomes impossible. ``prospect:<rank>:<title>`` holds the id of the entry while
+    the player is in contention; ``prospect-left:…`` the id of the last exit, so that a
+    re-entry gets a new id. A contention in force for a title the player is no longer
+    evaluated for (a corrected registration, a player taken off) is revoked
+    (``norm_prospect_revoked``, with ``reason``; ``players``: where to find a player no
+    longer registered). ``settled``: filled with the pairs out of reach for good
+    (:attr:`tracker.engine.carry.Carry.settled`)."""
     t = state.tournament
     number = view.number
-    edition = state.title_rules.name
-    outlook = Outlook(state, number, view.cells, view.ctx, view.settled)
+    watch = Watch(state, view)
     out: Emitted = []
-    found = outlook.all(view.secured)
+    found = watch.stages()
     if settled is not None:
-        settled.update(outlook.settled)
-    for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
+        settled.update(watch.outlook.settled)
+    for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
-        if p.in_contention == (key in sent):
+        if entry.in_contention == (key in sent):
             continue
-        if p.in_contention:
+        if entry.in_contention:
             ident = alert_id(
                 t.id, "norm_prospect", rank, title.value, number, "entered", sent.get(left_key, "")
             )
-            detail = outlook.prospect(rank, title, secured=False)
+            entered = watch.entry(rank, title).prospect
+            assert entered is not None
             out.append(
-                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
+                _prospect_event(state, number, entry, ident, "entered", prospect_detail(entered))
             )
             sent[key] = ident
             continue
         alert: ev.NormProspect | ev.NormOutOfReach
-        if p.status is Status.SECURED:
+        if entry.stage in (Stage.ACHIEVED, Stage.SECURED):
             ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            alert = _prospect_event(state, number, p, ident, "left", None, title)
+            alert = _prospect_event(state, number, entry, ident, "left", None)
         else:
-            detail = outlook.prospect(rank, title, secured=False)
+            detail = watch.entry(rank, title)
+            assert detail.prospect is not None
             ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
             alert = ev.NormOutOfReach(
                 alert_id=ident,
                 tournament_id=t.id,
                 round=number,
-                edition=edition,
-                player=player_ref(p.player),
+                edition=state.title_rules.name,
+                player=player_ref(entry.player),
                 title=title.value,
                 reason=detail.reason,
-                open_requirements=requirements(detail.open),
+                open_requirements=requirements(detail.prospect.open),
             )
         out.append(alert)
         sent[left_key] = ident
@@ -513,11 +441,10 @@ def prospect_alerts(
 def _prospect_event(
     state: TournamentState,
     number: int,
-    p: Prospect,
+    p: Entry,
     ident: str,
     status: Literal["entered", "left"],
     detail: ev.Prospect | None,
-    title: Title,
 ) -> ev.NormProspect:
     """A player entering contention (with the prospect) or leaving it with the norm."""
     return ev.NormProspect(
@@ -526,7 +453,7 @@ def _prospect_event(
         round=number,
         edition=state.title_rules.name,
         player=player_ref(p.player),
-        title=title.value,
+        title=p.title.value,
         status=status,
         in_contention=status == "entered",
         reason="the norm is still possible" if status == "entered" else "norm achieved",
@@ -575,7 +502,6 @@ def summary_id(state: TournamentState, sent: Mapping[str, str], number: int) -> 
 __all__ = [
     "Emitted",
     "MadeNorm",
-    "RoundView",
     "issue_norm",
     "make_norm",
     "norm_alerts",
@@ -589,5 +515,4 @@ __all__ = [
     "revoke_norm",
     "summary_fields",
     "summary_id",
-    "view_after",
 ]
