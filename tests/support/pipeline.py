@@ -39,6 +39,7 @@ WAIT = 90.0
 APPLICATION = "title_application_"
 """The alert types of title applications (:meth:`Pipeline.read_alerts`)."""
 
+
 def replay_jsonl(path: Path) -> list[str]:
     """What ``tracker replay FILE --format jsonl`` prints."""
     out = subprocess.run(
