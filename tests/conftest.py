@@ -71,11 +71,16 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         )
 
 
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count the tests that ran on the broker; called where the summary is printed, also
+    for the reports of pytest-xdist's worker processes."""
+    if report.when == "call" and "broker" in report.keywords:
+        ON_BROKER.add(report.nodeid)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_runtest_makereport(item: pytest.Item) -> Iterator[None]:
     report = yield
-    if report.when == "call" and item.get_closest_marker("broker"):
-        ON_BROKER.add(item.nodeid)
     if report.failed:
         item.stash[FAILED] = True
     return report
