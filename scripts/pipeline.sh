@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole streaming pipeline on this machine, in one command:
-#   a Tansu broker (in memory) -> `tracker worker` -> `tracker publish FILE --pace S` -> `tracker alerts`
+#   a broker -> `tracker worker` -> `tracker publish FILE --pace S` -> `tracker alerts`
 #
 #   scripts/pipeline.sh [--keep] [FILE] [PACE_SECONDS]
 #
@@ -8,7 +8,8 @@
 # seed); PACE_SECONDS (default 2) is the pause between rounds. Alerts print as they arrive;
 # the script ends some seconds after the last one and stops everything it started. With
 # --keep the broker, the worker and its live page stay up after the last alert, until Ctrl-C.
-# Set TRACKER_BROKER to use a running broker instead of starting one.
+# The broker is Apache Kafka (needs Java and Maven; BROKER_KIND=tansu for the light one, in
+# memory). Set TRACKER_BROKER to use a running broker instead of starting one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,7 @@ for arg in "$@"; do
     case "$arg" in
         --keep) KEEP=1 ;;
         -h | --help)
-            sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'
+            sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'
             exit 0
             ;;
         -*)
@@ -66,11 +67,20 @@ with open('$FILE', 'wb') as f:
 fi
 
 if [ -z "${TRACKER_BROKER:-}" ]; then
+    KIND=${BROKER_KIND:-kafka}
     PORT=$("$PY" -c "from streams.broker import free_port; print(free_port())")
-    "$PY" -m streams.broker --port "$PORT" --log "$RUN/broker.log" >"$RUN/broker.out" &
-    PIDS+=($!)
+    "$PY" -m streams.broker --kind "$KIND" --port "$PORT" --dir "$RUN/broker" \
+        >"$RUN/broker.out" 2>&1 &
+    BROKER_PID=$!
+    PIDS+=("$BROKER_PID")
+    until grep -q '^TRACKER_TEST_BROKER_KIND=' "$RUN/broker.out"; do
+        kill -0 "$BROKER_PID" 2>/dev/null || { cat "$RUN/broker.out" >&2; exit 1; }
+        sleep 0.2
+    done
     export TRACKER_BROKER="kafka://127.0.0.1:$PORT"
-    "$PY" -c "from streams.broker import wait_for_port; wait_for_port($PORT)"
+    # the worker settings a throwaway broker of this kind takes (streams.broker.worker_env)
+    eval "$("$PY" -c "from streams.broker import worker_env
+print('; '.join(f'export {k}={v}' for k, v in worker_env('$KIND').items()))")"
 fi
 export TRACKER_APP_ID="pipeline-$$" TRACKER_TOPIC_PREFIX="pipeline-$$-"
 echo "broker $TRACKER_BROKER, topics ${TRACKER_TOPIC_PREFIX}*, file $FILE, $PACE s between rounds" >&2

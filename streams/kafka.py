@@ -1,7 +1,8 @@
 """Plain aiokafka helpers shared by the worker, the publisher and the alert reader.
 
 The end of a partition is always taken from Fetch responses (the highwater they carry), never
-from ``ListOffsets(LATEST)``, which the Tansu test broker answers wrongly.
+from ``ListOffsets(LATEST)``, which the light Tansu broker answers wrongly (Apache Kafka
+answers both alike).
 """
 
 from __future__ import annotations
@@ -11,15 +12,23 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
-from typing import Any
+from typing import Any, TypeVar
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient, NewTopic
-from aiokafka.errors import KafkaConnectionError, KafkaError, TopicAlreadyExistsError
+from aiokafka.admin.config_resource import ConfigResource, ConfigResourceType
+from aiokafka.errors import (
+    KafkaConnectionError,
+    KafkaError,
+    NodeNotReadyError,
+    TopicAlreadyExistsError,
+)
 
 from streams.settings import Settings
+from streams.topics import Described, creation_configs, problems, roles
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 
 class BrokerUnreachable(KafkaError):  # type: ignore[misc]
@@ -37,7 +46,7 @@ class BrokerUnreachable(KafkaError):  # type: ignore[misc]
 
 
 class TopicMismatch(KafkaError):  # type: ignore[misc]
-    """A topic exists with a partition count other than the configured one."""
+    """A topic exists with partitions, replicas or settings the worker cannot work with."""
 
     def __init__(self, message: str) -> None:
         self.message = message
@@ -81,84 +90,89 @@ async def _stop(client: Any) -> None:
     await stop()
 
 
-def topic_configs(settings: Settings) -> dict[str, str]:
-    """Configuration of the topics the worker creates: room for its largest record."""
-    return {"max.message.bytes": str(settings.record_room)}
+async def any_node(request: Callable[[], Awaitable[T]], attempts: int = 20) -> T:
+    """An admin request: aiokafka's admin client sends it to a random broker of the
+    cluster, so with one broker down it is tried again (another broker is picked)."""
+    for attempt in range(attempts):
+        try:
+            return await request()
+        except (NodeNotReadyError, KafkaConnectionError):
+            if attempt == attempts - 1:
+                raise
+            await asyncio.sleep(0.5)
+    raise AssertionError("unreachable")
 
 
-def changelog_topic(settings: Settings, table: str = "facts") -> str:
-    """A table's changelog (Faust names it ``<app id>-<table>-changelog``): by default the
-    ``facts`` table's; the ``titles`` table's (:mod:`streams.titles`) with ``table``."""
-    return f"{settings.app_id}-{table}-changelog"
-
-
-async def ensure_topics(
-    settings: Settings, names: Iterable[str], compacted: Iterable[str] = ()
-) -> dict[str, int]:
+async def ensure_topics(settings: Settings, names: Iterable[str]) -> None:
     """Create the topics that do not exist, with the configured partitions and replication
-    (a broker that auto-creates topics on first use might pick another partition count);
-    ``compacted`` ones with ``cleanup.policy=compact``. Returns the partition count of each
-    topic named that already existed."""
-    compact = set(compacted)
+    (a broker that auto-creates topics on first use might pick another partition count) and
+    the configuration their role needs (:func:`streams.topics.creation_configs`)."""
+    role_of = roles(settings)
     admin = AIOKafkaAdminClient(**settings.client_kwargs())
     async with started(admin, settings):
-        wanted = list(dict.fromkeys([*names, *compact]))
-        existing = await _partition_counts(admin, wanted)
+        wanted = list(dict.fromkeys(names))
+        existing = await describe(admin, wanted)
         new = [
             NewTopic(
                 n,
                 settings.partitions,
                 settings.replication_factor,
-                topic_configs={
-                    **topic_configs(settings),
-                    **({"cleanup.policy": "compact"} if n in compact else {}),
-                },
+                topic_configs=creation_configs(settings, role_of[n]) if n in role_of else {},
             )
             for n in wanted
             if n not in existing
         ]
         if new:
             try:
-                response = await admin.create_topics(new)
+                response = await any_node(lambda: admin.create_topics(new))
             except TopicAlreadyExistsError:
-                return existing
+                return
             for topic, code, *_ in getattr(response, "topic_errors", ()):
                 if code not in (0, TopicAlreadyExistsError.errno):
                     raise KafkaError(f"cannot create topic {topic}: error code {code}")
-        return existing
 
 
-async def _partition_counts(admin: AIOKafkaAdminClient, names: list[str]) -> dict[str, int]:
-    listed = set(await admin.list_topics())
+async def describe(
+    admin: AIOKafkaAdminClient, names: list[str], configs: bool = False
+) -> dict[str, Described]:
+    """Partitions and replicas of the topics that exist, and with ``configs`` their
+    configuration."""
+    listed = set(await any_node(admin.list_topics))
     present = [n for n in names if n in listed]
     if not present:
         return {}
-    out = {}
-    for topic in await admin.describe_topics(present):
+    out: dict[str, Described] = {}
+    for topic in await any_node(lambda: admin.describe_topics(present)):
         partitions = topic.get("partitions") or ()
         if topic.get("error_code", 0) == 0 and partitions:
-            out[topic["topic"]] = len(partitions)
+            replicas = min(len(p.get("replicas") or ()) for p in partitions)
+            out[topic["topic"]] = Described(len(partitions), replicas, {})
+    if configs and out:
+        resources = [ConfigResource(ConfigResourceType.TOPIC, name) for name in out]
+        for response in await any_node(lambda: admin.describe_configs(resources)):
+            for code, _, _, name, entries, *_ in response.resources:
+                if code == 0 and name in out:
+                    out[name].configs.update({e[0]: e[1] for e in entries if e[1] is not None})
     return out
 
 
 async def prepare(settings: Settings) -> None:
     """What ``tracker worker`` makes sure of before it starts: the broker answers (within
-    ``broker_wait`` seconds), every topic exists, and the input topic and the changelog have
-    the configured number of partitions (Faust stops on the first fact otherwise)."""
+    ``broker_wait`` seconds), every topic exists, and the topics that existed have the
+    partitions, replicas and configuration the worker needs (:func:`streams.topics.problems`;
+    :class:`TopicMismatch` names every one that is wrong). Settings the broker does not
+    report (Tansu reports only those set at creation) are logged as not checked."""
     await wait_for_broker(settings, settings.broker_wait)
-    inputs = [settings.topic("input"), *settings.output_topics.values()]
-    inputs += [settings.topic("dead_letters"), settings.topic("title_facts")]
-    changelog, titles = changelog_topic(settings), changelog_topic(settings, "titles")
-    existing = await ensure_topics(settings, inputs, compacted=[changelog, titles])
-    for name in (settings.topic("input"), changelog, settings.topic("title_facts"), titles):
-        count = existing.get(name)
-        if count is not None and count != settings.partitions:
-            raise TopicMismatch(
-                f"topic {name} has {count} partitions, but TRACKER_PARTITIONS is "
-                f"{settings.partitions}: set TRACKER_PARTITIONS={count}, or use new topics "
-                "(TRACKER_TOPIC_PREFIX and TRACKER_APP_ID); a partition count cannot change "
-                "in place (deploy/README.md, Partitions)"
-            )
+    names = list(roles(settings))
+    await ensure_topics(settings, names)
+    admin = AIOKafkaAdminClient(**settings.client_kwargs())
+    async with started(admin, settings):
+        described = await describe(admin, names, configs=True)
+    errors, unknown = problems(settings, described)
+    if unknown:
+        log.warning("the broker does not report these topic settings; not checked: %s", unknown)
+    if errors:
+        raise TopicMismatch("; ".join(errors))
 
 
 def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
@@ -181,7 +195,10 @@ def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
 async def read_range(
     settings: Settings, topic: str, partition: int, start: int, end: int, timeout: float = 60.0
 ) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
-    """The records of one partition with ``start <= offset < end``, read by fetching."""
+    """The records of one partition with ``start <= offset < end``, read by fetching;
+    :class:`TimeoutError` when ``timeout`` seconds pass without a record. (Not a bound on the
+    whole read: the caller handles each record before the next is read, and a backlog of
+    tens of thousands takes minutes on a loaded machine.)"""
     if start >= end:
         return
     tp = TopicPartition(topic, partition)
@@ -196,13 +213,15 @@ async def read_range(
                 return
             if time.monotonic() > deadline:
                 raise TimeoutError(
-                    f"{topic}[{partition}]: read up to {position}, expected {end} "
-                    f"within {timeout} s"
+                    f"{topic}[{partition}]: read up to {position}, expected {end}; "
+                    f"nothing came for {timeout} s"
                 )
-            batches = await reader.getmany(tp, timeout_ms=500, max_records=2000)
-            for record in batches.get(tp, []):
+            records = (await reader.getmany(tp, timeout_ms=500, max_records=2000)).get(tp, [])
+            for record in records:
                 if start <= record.offset < end:
                     yield record
+            if records:
+                deadline = time.monotonic() + timeout
 
 
 async def read_from_start(
@@ -344,8 +363,8 @@ __all__ = [
     "BrokerUnreachable",
     "TopicMismatch",
     "caught_up",
-    "changelog_topic",
     "consumer",
+    "describe",
     "ensure_topics",
     "partitions_of",
     "prepare",
@@ -354,7 +373,6 @@ __all__ = [
     "read_from_start",
     "read_range",
     "started",
-    "topic_configs",
     "unreachable",
     "wait_for_broker",
 ]

@@ -16,9 +16,9 @@ a rebalance or a crash, but also the gaps and repeats Faust 0.15 produces right 
 assignment) the partition is rebuilt before the message is handled (:class:`Recovery`):
 
 1. its stored facts -- and only its own: the keys name their partition -- are taken along
-   their ``prev`` chain, stopping at the first gap (a changelog cut short, as the Tansu test
-   broker's wrong ``ListOffsets(LATEST)`` makes Faust's recovery) and at facts from the
-   message's offset on (those will be handled again);
+   their ``prev`` chain, stopping at the first gap (a changelog cut short, as the Tansu
+   broker's wrong ``ListOffsets(LATEST)`` makes Faust's recovery, or a changelog deleted)
+   and at facts from the message's offset on (those will be handled again);
 2. the input topic is re-read from just after the chain's end up to the message, and handled
    again, alerts and dead letters *sent* (those messages may never have been handled: Faust
    sometimes skips some and commits past them);

@@ -31,7 +31,7 @@ def round_of(event: ev.InputEvent) -> int:
 
 
 def producer(settings: Settings) -> AIOKafkaProducer:
-    # acks=all, but neither idempotence nor transactions: the Tansu test broker refuses them.
+    # acks=all; no idempotence: a repeated event changes nothing (and Tansu refuses it).
     return AIOKafkaProducer(
         acks="all",
         linger_ms=5,

@@ -1,8 +1,10 @@
 """Fixtures and hooks every test folder shares.
 
 Tests under ``tests/integration`` and ``tests/browser`` run a real worker on the test broker
-(``TRACKER_TEST_BROKER``, which ``.ci/run`` starts); without it they are skipped, and the
-summary says how many and why.
+(``TRACKER_TEST_BROKER``, of the kind ``TRACKER_TEST_BROKER_KIND`` says; ``.ci/run`` starts
+Apache Kafka); without it they are skipped, and the summary says how many and why. The
+header and the summary name the broker they ran on; ``TRACKER_REQUIRE_BROKER_KIND=kafka``
+(set by ``.ci/run``) stops the run at once unless that is the broker.
 """
 
 from __future__ import annotations
@@ -16,12 +18,34 @@ from typing import Any
 
 import pytest
 
-from tests.support.pipeline import BROKER, Pipeline
+from streams.broker import label
+from tests.support.pipeline import BROKER, BROKER_KIND, Pipeline
 
 NEEDS_BROKER = ("integration", "browser")
 """The folders of ``tests/`` whose tests need the broker."""
 
 NO_BROKER = "no broker: TRACKER_TEST_BROKER is not set"
+ON_BROKER: set[str] = set()
+"""The tests that ran on the broker."""
+
+
+def broker_line() -> str:
+    if not BROKER:
+        return f"test broker: {NO_BROKER}"
+    return f"test broker: {label(BROKER_KIND)} at {BROKER}"
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    required = os.environ.get("TRACKER_REQUIRE_BROKER_KIND")
+    if required and (not BROKER or required != BROKER_KIND):
+        raise pytest.UsageError(
+            f"TRACKER_REQUIRE_BROKER_KIND={required}, but the {broker_line()}: the integration "
+            "tests must run on that broker (bash .ci/run starts Apache Kafka)"
+        )
+
+
+def pytest_report_header() -> str:
+    return broker_line()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -30,7 +54,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if any(folder in Path(str(item.fspath)).parents for folder in folders):
             item.add_marker(pytest.mark.broker)
-            if not BROKER:
+            if not BROKER and not item.get_closest_marker("own_broker"):
                 item.add_marker(pytest.mark.skip(reason=NO_BROKER))
 
 
@@ -38,11 +62,20 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Say why the integration tests were skipped, in the summary a plain ``pytest -q``
     prints (skip reasons are otherwise shown only with ``-rs``)."""
     skipped = [r for r in terminalreporter.stats.get("skipped", []) if NO_BROKER in str(r.longrepr)]
+    if ON_BROKER:
+        terminalreporter.write_line(f"{len(ON_BROKER)} tests ran on {label(BROKER_KIND)}")
     if skipped:
         terminalreporter.write_line(
             f"{len(skipped)} integration tests skipped: {NO_BROKER}; "
             "bash .ci/run starts a broker and runs them"
         )
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    """Count the tests that ran on the broker; called where the summary is printed, also
+    for the reports of pytest-xdist's worker processes."""
+    if report.when == "call" and "broker" in report.keywords:
+        ON_BROKER.add(report.nodeid)
 
 
 @pytest.hookimpl(wrapper=True)

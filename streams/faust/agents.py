@@ -16,8 +16,8 @@ How the worker stops (exit codes, for a supervisor; see ``deploy/README.md``):
   after :attr:`~streams.settings.Settings.max_attempts` failures instead of failing on it
   forever.
 * **75** -- the broker failed under it: unreachable for longer than ``broker_wait``, a
-  request timed out, or it lost the topics or their messages (the Tansu test broker keeps
-  everything in memory). The next worker starts from what the broker has.
+  request timed out, or it lost the topics or their messages (deleted, or Tansu restarted:
+  it keeps everything in memory). The next worker starts from what the broker has.
 """
 
 from __future__ import annotations
@@ -28,13 +28,13 @@ import dataclasses
 import logging
 import os
 import time
-import weakref
 from collections import defaultdict
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from aiokafka.errors import KafkaError
 
+from streams.faust.internals import acting_on, flush_some, rocksdict_of
 from streams.kafka import read_range
 from streams.processor import (
     YIELD_EVERY,
@@ -126,7 +126,7 @@ class Tracker:
         key range is read: its database also holds the archive records of every tournament
         it ever retired, which a rebuild must not walk through."""
         table = self.channels.facts
-        db = _rocksdict_of(table, partition)
+        db = rocksdict_of(table, partition)
         if db is not None:
             prefix = f"{partition}@".encode()
             for key, value in db.items(from_key=prefix):
@@ -334,10 +334,8 @@ class Tracker:
     async def drain(self) -> None:
         """Let the producer send the table writes buffered so far (Faust's conductor does it
         between two messages; a long step writing a lot must do it itself)."""
-        buffer = self.channels.facts.app.producer.buffer
-        while buffer.size > WRITES_AT_ONCE:
-            if not await buffer.flush_atmost(WRITES_AT_ONCE):
-                await asyncio.sleep(0.01)
+        while not await flush_some(self.channels.facts.app, WRITES_AT_ONCE):
+            await asyncio.sleep(0.01)
 
     # ------------------------------------------------------------------ failures
 
@@ -382,37 +380,6 @@ def stop(code: int, message: str, exc: BaseException | None = None) -> None:
     os._exit(code)
 
 
-class _Message:
-    __slots__ = ("partition", "topic")
-
-    def __init__(self, topic: str, partition: int) -> None:
-        self.topic, self.partition = topic, partition
-
-
-class _Event:
-    """What Faust's table looks at in the current event: the message's topic and partition."""
-
-    __slots__ = ("__weakref__", "message")
-
-    def __init__(self, topic: str, partition: int) -> None:
-        self.message = _Message(topic, partition)
-
-
-@contextlib.contextmanager
-def acting_on(topic: str, partition: int) -> Iterator[None]:
-    """Table reads and writes go to ``partition``'s store and changelog partition. Faust
-    takes the partition from the event being processed; the watchdog has none, and the
-    agent writes for the partition it is handling anyway."""
-    from faust.streams import _current_event
-
-    event = _Event(topic, partition)
-    token = _current_event.set(weakref.ref(event))  # type: ignore[arg-type]
-    try:
-        yield
-    finally:
-        _current_event.reset(token)
-
-
 def attach(app: Any, settings: Settings, channels: Channels) -> tuple[Any, Tracker]:
     """Register the agent on ``app``; returns it and its :class:`Tracker`."""
     tracker = Tracker(settings, channels)
@@ -431,14 +398,6 @@ def attach(app: Any, settings: Settings, channels: Channels) -> tuple[Any, Track
     return agent, tracker
 
 
-def _rocksdict_of(table: Any, partition: int) -> Any:
-    """The partition's rocksdict database under Faust's ``rocksdb://`` store, else ``None``."""
-    store: Any = getattr(table, "data", None)
-    if not getattr(store, "use_rocksdict", False) or not hasattr(store, "_db_for_partition"):
-        return None
-    return store._db_for_partition(partition)
-
-
 def _done(future: Any) -> bool:
     return not isinstance(future, asyncio.Future) or future.done()
 
@@ -449,4 +408,4 @@ def _succeeded(future: Any) -> bool:
     return not future.cancelled() and future.exception() is None
 
 
-__all__ = ["BROKER_FAILED", "INTERNAL_ERROR", "Channels", "Tracker", "acting_on", "attach", "stop"]
+__all__ = ["BROKER_FAILED", "INTERNAL_ERROR", "Channels", "Tracker", "attach", "stop"]

@@ -16,7 +16,8 @@ from typing import Any
 
 from aiokafka.errors import KafkaError
 
-from streams.faust.agents import BROKER_FAILED, INTERNAL_ERROR, acting_on, stop
+from streams.faust.agents import BROKER_FAILED, INTERNAL_ERROR, stop
+from streams.faust.internals import acting_on
 from streams.kafka import read_range
 from streams.settings import Settings
 from streams.titles import Lookup, TitleOutcome, Titles

@@ -3,8 +3,8 @@
 * **The broker and the topics.** It asks the broker for its topics. A broker that does not
   answer for ``broker_wait`` seconds, an input topic or changelog that is gone or has
   another number of partitions, or an input partition whose end is now below the offsets
-  already handled (the broker lost its messages: the Tansu test broker keeps everything in
-  memory and a restart loses it all) stop the worker with code 75 after a line saying
+  already handled (the broker lost its messages: deleted topics, or Tansu, which keeps
+  everything in memory, restarted) stop the worker with code 75 after a line saying
   which: its supervisor restarts it, and the new worker starts from what the broker has
   (``tracker worker`` creates the missing topics).
 * **Messages Faust leaves undelivered.** Faust 0.15 sometimes skips messages of a partition
@@ -30,7 +30,8 @@ from aiokafka.client import AIOKafkaClient
 from aiokafka.errors import KafkaError
 
 from streams.faust.agents import BROKER_FAILED, Tracker, stop
-from streams.kafka import changelog_topic
+from streams.faust.internals import read_offset
+from streams.topics import changelog_topic
 
 log = logging.getLogger(__name__)
 
@@ -138,7 +139,7 @@ class Watchdog:
             if end <= (handled if handled is not None else 0):
                 self.behind.pop(partition, None)
                 continue
-            read = _read_offset(consumer, tp)
+            read = read_offset(consumer, tp)
             seen = self.behind.get(partition)
             if seen is None or seen[:2] != (end, read):
                 self.behind[partition] = (end, read, now)
@@ -200,16 +201,6 @@ class Watchdog:
                     tracker.processor.forget(partition)
                     self.retiring = False
             await asyncio.sleep(0)
-
-
-def _read_offset(consumer: Any, tp: Any) -> int | None:
-    """The last offset Faust's consumer passed on to the agent's stream (Faust 0.15 keeps it
-    in ``Consumer._read_offset``; ``None`` where it does not)."""
-    offsets = getattr(consumer, "_read_offset", None)
-    if offsets is None:
-        return None
-    value = offsets.get(tp)
-    return value if isinstance(value, int) else None
 
 
 def _tp(topic: str, partition: int) -> Any:

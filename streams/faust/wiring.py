@@ -48,19 +48,32 @@ class Wiring:
         return self.tracker.processor if self.tracker else None
 
 
+def credentials(settings: Settings) -> Any:
+    """``broker_credentials`` for :class:`faust.App` (``None`` for PLAINTEXT)."""
+    context = settings.ssl_context()
+    if settings.security_protocol.startswith("SASL"):
+        password = settings.sasl_password.get_secret_value() if settings.sasl_password else ""
+        return faust.SASLCredentials(
+            username=settings.sasl_username or "",
+            password=password,
+            mechanism=settings.sasl_mechanism,
+            ssl_context=context,
+        )
+    if context is not None:
+        return faust.SSLCredentials(context)
+    return None
+
+
 def make_app(settings: Settings) -> faust.App:
     """A Faust app with the settings' broker, store, guarantee and group timings (shared by
     the tracker and the benchmark's pass-through agent)."""
-    _cap_fetch_wait(settings.fetch_max_wait_ms)
     return faust.App(
         settings.app_id,
         broker=settings.faust_broker,
-        broker_credentials=settings.faust_credentials(),
+        broker_credentials=credentials(settings),
         store=settings.store,
         datadir=settings.data_dir,
         processing_guarantee=settings.processing_guarantee,
-        # Tansu holds a JoinGroup for session/2: Faust's 60 s default makes a restart take
-        # ~110 s there; 3 s makes it ~3.5 s (see the reference on the test broker).
         broker_session_timeout=settings.session_timeout,
         broker_heartbeat_interval=settings.heartbeat_interval,
         broker_rebalance_timeout=settings.rebalance_timeout,
@@ -146,25 +159,3 @@ def mount_web(wiring: Wiring) -> web.Views:
     server: Any = app.web  # Faust's aiohttp driver (its base type does not name web_app)
     return web.mount(server.web_app, backend)
 
-
-def _cap_fetch_wait(ms: int) -> None:
-    """Cap how long the worker's consumer lets the broker hold a Fetch.
-
-    Faust creates its consumer with ``fetch_max_wait_ms=1500``, hard-coded. Apache Kafka
-    answers a held Fetch as soon as records arrive, so that only bounds idle polling; the
-    Tansu test broker holds it for half the wait whatever arrives (measured: 2 ms or ~750 ms
-    per hop), which would put up to 750 ms on every alert. The patch is process-wide and
-    idempotent; it sets the value aiokafka reads when the consumer starts.
-    """
-    from faust.transport.drivers import aiokafka as driver
-
-    cls: Any = driver.AIOKafkaConsumerThread
-    original = getattr(cls, "_tracker_create_worker_consumer", cls._create_worker_consumer)
-
-    def create(self: Any, transport: Any) -> Any:
-        consumer = original(self, transport)
-        consumer._fetch_max_wait_ms = ms
-        return consumer
-
-    cls._tracker_create_worker_consumer = original
-    cls._create_worker_consumer = create

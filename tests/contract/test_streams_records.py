@@ -147,7 +147,9 @@ def test_sasl_settings_reach_both_kinds_of_client() -> None:
     kwargs = s.client_kwargs()
     assert kwargs["sasl_mechanism"] == "SCRAM-SHA-256"
     assert kwargs["sasl_plain_password"] == "pa55-w0rd"
-    creds = s.faust_credentials()
+    from streams.faust.wiring import credentials
+
+    creds = credentials(s)
     assert creds.username == "tracker"
     assert creds.mechanism.value == "SCRAM-SHA-256"
     assert "pa55-w0rd" not in repr(s)

@@ -19,7 +19,14 @@ import aiohttp
 from streams.broker import free_port
 from streams.publish import load
 from tests.support.http import get
-from tests.support.pipeline import ROOT, Pipeline, by_id, replay_jsonl, rounds_finished
+from tests.support.pipeline import (
+    APPLICATION,
+    ROOT,
+    Pipeline,
+    by_id,
+    replay_jsonl,
+    rounds_finished,
+)
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
@@ -162,7 +169,11 @@ def test_a_stream_position_cannot_freeze_the_worker(pipeline: Pipeline) -> None:
     assert got[0][0] == "reset"
     assert "is not one this worker gave" in json.loads(got[0][1])["message"]
     alerts = [json.loads(data) for kind, data in got if kind == "message"]
-    assert sorted(a["alert_id"] for a in alerts) == sorted(want)  # each once
+    # the titles agent's application alerts are not replay's, and whether one comes before
+    # the last of replay's alerts is a matter of timing (seen on a loaded machine)
+    ours = [a["alert_id"] for a in alerts if not a["type"].startswith(APPLICATION)]
+    assert sorted(ours) == sorted(want)  # each once
+    assert len({a["alert_id"] for a in alerts}) == len(alerts)  # applications too
     # the worker still stops on SIGTERM with a stream open
     worker = pipeline.workers[0]
 

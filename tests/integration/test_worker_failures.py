@@ -13,13 +13,15 @@ from datetime import date
 from pathlib import Path
 
 from aiokafka import AIOKafkaConsumer, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
 from aiokafka.coordinator.assignors.roundrobin import RoundRobinPartitionAssignor
 from aiokafka.structs import OffsetAndMetadata
 
-from streams import broker as tansu
 from streams.kafka import ensure_topics, started
 from streams.records import RAW_PREFIX_BYTES
+from streams.settings import Settings
 from streams.synthetic import interleave, round_robin
+from streams.topics import roles
 from tests.support.pipeline import (
     Pipeline,
     assert_exactly,
@@ -190,30 +192,35 @@ def test_messages_left_undelivered_after_a_restart_are_handled(
     assert third.proc.poll() is None
 
 
-def test_a_broker_that_lost_its_topics(tmp_path: Path) -> None:
-    """The test broker keeps everything in memory: restarted, it has no topics. The worker
-    says so and exits with 75; the next one works on the new broker."""
-    port = tansu.free_port()
-    proc, url = tansu.start(port, tmp_path / "tansu-1.log")
-    pipeline = Pipeline(tmp_path, "lost", broker=url)
-    try:
-        events = round_robin("before", 6, seed=1)
-        first = pipeline.start_worker("w1", env={"TRACKER_BROKER_WAIT": "20"})
-        pipeline.publish(events)
-        pipeline.wait_alerts(lambda s: rounds_finished(s, {"before"}, 5), "the first tournament")
-        first.exits_with = 75
-        tansu.stop(proc)
-        proc, _ = tansu.start(port, tmp_path / "tansu-2.log")
-        assert first.proc.wait(90) == 75
-        assert "lost" in first.text()
-        after = round_robin("after", 6, seed=2)
-        want = by_id(replay_jsonl(write_jsonl(tmp_path / "after.jsonl", after)))
-        pipeline.start_worker("w2")
-        pipeline.publish(after)
-        assert_exactly(pipeline, want)
-    finally:
-        pipeline.stop()
-        tansu.stop(proc)
+async def delete_topics(settings: Settings) -> None:
+    """Delete every topic of the pipeline, and return once the broker lists none of them."""
+    names = list(roles(settings))
+    admin = AIOKafkaAdminClient(**settings.client_kwargs())
+    async with started(admin, settings):
+        await admin.delete_topics(names)
+        deadline = time.monotonic() + 60
+        while set(names) & set(await admin.list_topics()):
+            assert time.monotonic() < deadline, "the topics were not deleted"
+            await asyncio.sleep(0.2)
+
+
+def test_a_broker_that_lost_its_topics(pipeline: Pipeline, tmp_path: Path) -> None:
+    """Every topic gone under a running worker (deleted, or a broker back without its data:
+    Tansu keeps everything in memory): the worker says so and exits with 75; the next one
+    creates them again and works."""
+    events = round_robin("before", 6, seed=1)
+    first = pipeline.start_worker("w1", env={"TRACKER_BROKER_WAIT": "20"})
+    pipeline.publish(events)
+    pipeline.wait_alerts(lambda s: rounds_finished(s, {"before"}, 5), "the first tournament")
+    first.exits_with = 75
+    asyncio.run(delete_topics(pipeline.settings))
+    assert first.proc.wait(90) == 75
+    assert "lost" in first.text()
+    after = round_robin("after", 6, seed=2)
+    want = by_id(replay_jsonl(write_jsonl(tmp_path / "after.jsonl", after)))
+    pipeline.start_worker("w2")
+    pipeline.publish(after)
+    assert_exactly(pipeline, want)
 
 
 def retired(text: str) -> int:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import pytest
 
+from streams.broker import worker_env
 from streams.publish import publish
 from streams.records import DeadLetter, encode_input
 from streams.settings import Settings
@@ -31,11 +32,12 @@ from tracker import contract as ev
 from tracker.host.replay import Replay, Sourced
 
 BROKER = os.environ.get("TRACKER_TEST_BROKER")
+BROKER_KIND = os.environ.get("TRACKER_TEST_BROKER_KIND")
+"""``kafka`` or ``tansu`` (``python -m streams.broker`` prints both variables)."""
 WAIT = 90.0
 """Seconds any single wait may take before the test fails."""
 APPLICATION = "title_application_"
 """The alert types of title applications (:meth:`Pipeline.read_alerts`)."""
-
 
 
 def replay_jsonl(path: Path) -> list[str]:
@@ -119,10 +121,13 @@ class Pipeline:
         store: str = "memory://",
         partitions: int = 4,
         broker: str | None = None,
+        kind: str | None = None,
     ) -> None:
         tag = f"{label}-{uuid.uuid4().hex[:8]}"
         broker = broker or BROKER
         assert broker
+        self.kind = kind or BROKER_KIND
+        """The broker's kind: the worker gets the settings it needs there."""
         self.settings = Settings(
             broker=broker,
             app_id=f"it-{tag}",
@@ -130,6 +135,9 @@ class Pipeline:
             partitions=partitions,
             data_dir=str(tmp / "data"),
             store=store,
+            # the test's own readers poll to the end of the topics again and again: an
+            # empty Fetch held 100 ms, not the default 500 (Kafka holds it that long)
+            fetch_max_wait_ms=100,
         )
         self.tmp = tmp
         self.workers: list[Worker] = []
@@ -142,10 +150,13 @@ class Pipeline:
             TRACKER_APP_ID=s.app_id,
             TRACKER_TOPIC_PREFIX=s.topic_prefix,
             TRACKER_PARTITIONS=str(s.partitions),
+            TRACKER_REPLICATION_FACTOR=str(s.replication_factor),
             TRACKER_DATA_DIR=s.data_dir,
             TRACKER_STORE=s.store,
+            TRACKER_PROCESSING_GUARANTEE=s.processing_guarantee,
             PYTHONUNBUFFERED="1",
         )
+        env.update(worker_env(self.kind))
         return env
 
     def cli(
