@@ -20,6 +20,7 @@ from tracker.engine.prospects.values import (
     HORIZON,
     UNKNOWN_ROUNDS,
     Key,
+    Prior,
     Prospect,
     Status,
     Way,
@@ -48,11 +49,12 @@ class Outlook:
         up_to: int,
         cells: Mapping[int, Sequence[Cell]] | None = None,
         ctx: Context | None = None,
-        settled: Collection[Key] = (),
+        prior: Prior | None = None,
     ) -> None:
         """``cells`` (every player's rounds up to ``up_to``, in round order) and ``ctx``
         (:func:`tracker.engine.evaluation.context` of them) when the caller has them already;
-        ``settled``: the pairs :attr:`settled` after the round before, of the same facts."""
+        ``prior``: what the outlook after the round before, of the same facts, left
+        (:meth:`leaves`)."""
         self.state = state
         self.up_to = up_to
         t = state.tournament
@@ -74,7 +76,7 @@ class Outlook:
         self.won = WonRecords(self.opponents, self._spec)
         self.lasting = not self.round_robin and self.games_left_swiss is not None
         """Whether an outcome on the rating or the number of games lasts (:attr:`settled`)."""
-        self.settled: set[Key] = set(settled) if self.lasting else set()
+        self.settled: set[Key] = set(prior.settled) if self.lasting and prior else set()
         """The pairs out of reach for good: in a Swiss whose number of rounds is known, out
         of reach on every route, each record on the number of games, the rating, or an
         at-least rule of the mix with every game left counted (:attr:`Relaxed.lasting`).
@@ -87,6 +89,10 @@ class Outlook:
         self._specs: dict[Key, Requirements] = {}
         self._scores: dict[int, Fraction] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
+
+    def leaves(self) -> Prior:
+        """What the next round's outlook of the same facts can build on."""
+        return Prior(frozenset(self.settled))
 
     def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
         """Every (player, title) the norm evaluation considers, without the details or the

@@ -118,3 +118,13 @@ class Prospect:
 
 Key = tuple[int, Title]
 """A (start rank, title) pair."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Prior:
+    """What the prospects after a round leave for the next round's, of the same facts
+    (:attr:`tracker.engine.carry.Carry.prior`)."""
+
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good (:attr:`.outlook.Outlook.settled` says which and
+    why)."""
