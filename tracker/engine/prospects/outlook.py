@@ -24,6 +24,7 @@ from tracker.engine.prospects.values import (
     Prospect,
     Status,
     Way,
+    spec_basis,
     swiss_assumption,
 )
 from tracker.engine.state import TournamentState
@@ -69,7 +70,9 @@ class Outlook:
             self.ctx = dataclasses.replace(
                 self.ctx, swiss_exempt=self.ctx.swiss_exempt or field_exempt
             )
-        self.opponents = Opponents(state, up_to, cells, self.ctx)
+        same = prior is not None and prior.zero == self.ctx.unrated_scored_zero
+        known = prior.games if prior is not None and same else {}
+        self.opponents = Opponents(state, up_to, cells, self.ctx, known)
         self.games_left_swiss = self.opponents.games_left_swiss
         """Rounds left in a Swiss; ``None`` when the number of rounds is not known (then
         :meth:`_swiss_left` assumes a number, :data:`HORIZON`)."""
@@ -86,13 +89,23 @@ class Outlook:
         The status pass answers for these pairs without working them out again."""
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
-        self._specs: dict[Key, Requirements] = {}
+        basis = spec_basis(self.ctx)
+        self._specs: dict[Key, Requirements] = (
+            dict(prior.specs) if prior is not None and prior.basis == basis else {}
+        )
         self._scores: dict[int, Fraction] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
 
     def leaves(self) -> Prior:
         """What the next round's outlook of the same facts can build on."""
-        return Prior(frozenset(self.settled))
+        o = self.opponents
+        return Prior(
+            frozenset(self.settled),
+            self._specs,
+            spec_basis(self.ctx),
+            o.classified(),
+            self.ctx.unrated_scored_zero,
+        )
 
     def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
         """Every (player, title) the norm evaluation considers, without the details or the
