@@ -59,7 +59,7 @@ def test_memo_does_not_make_editions_unequal() -> None:
 
 def test_the_memo_keys_each_edition_by_all_its_mix_reads_of_the_applicant() -> None:
     """The memo keeps one rule for the applicants :meth:`TitleRules.mix_reads` treats alike
-    (``tracker.norms.search._edition_mix``): every edition's mix must then be the same for
+    (``tracker.norms.requirements._edition_mix``): every edition's mix must then be the same for
     them, in Swiss, round robin and double round robin events at home and abroad (2.2's
     host and guest shares and 2.3's titled candidate tell them apart before 2009)."""
     applicants = [
