@@ -6,12 +6,15 @@ prints it, and the alert lines a round the text replay prints. No pass/fail.
 
 Run: ``.venv/bin/python bench/bench_watch.py [FILE ...]`` (default: the 580-player synthetic
 open of the real-data corpus, and ``shared/real-trf/karl-mala-2005.trf`` when it is beside
-the checkout).
+the checkout); ``--baseline main`` for the same figures of another revision beside these
+(``bench/baseline.py``).
 """
 
 from __future__ import annotations
 
+import argparse
 import io
+import os
 import re
 import sys
 import time
@@ -20,7 +23,9 @@ from contextlib import redirect_stdout
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
+from bench.baseline import Figures, add_arguments, run
 from cli.main import main as tracker
 from tests.support.paths import REAL, shared_real_trf
 from tracker.host.replay import Replay, read_bytes
@@ -51,8 +56,10 @@ def alert_lines(text: str) -> Counter[int]:
     return lines
 
 
-def main(paths: list[Path], turns: int = 3) -> None:
-    for path in paths:
+def main(args: argparse.Namespace) -> Figures:
+    figures: Figures = {}
+    turns = args.turns
+    for path in args.files or _default_files():
         text_cpu, bare_cpu, jsonl_cpu = [], [], []
         for _ in range(turns):  # in turns, so that all see the same load
             spent, text = _cpu(["replay", str(path), "--no-progress"])
@@ -82,13 +89,27 @@ def main(paths: list[Path], turns: int = 3) -> None:
         )
         rounds = [per_round[n] for n in range(1, state.announced + 1)]
         print(f"  alert lines a round in text: {rounds} (at most {max(rounds, default=0)})")
+        figures |= {
+            f"{path.name}: text replay s": text_s,
+            f"{path.name}: text --watch 0 s": bare_s,
+            f"{path.name}: jsonl replay s": jsonl_s,
+            f"{path.name}: watch over bare text": text_s / bare_s,
+            f"{path.name}: check a round ms": sum(tables) / len(tables) * 1000,
+        }
+    return figures
+
+
+def _default_files() -> list[Path]:
+    given = [REAL / "synthetic-french-open-580-2025.trf"]
+    shared = shared_real_trf()
+    if shared is not None:
+        given.append(shared / "karl-mala-2005.trf")
+    return given
 
 
 if __name__ == "__main__":
-    given = [Path(p) for p in sys.argv[1:]]
-    if not given:
-        given = [REAL / "synthetic-french-open-580-2025.trf"]
-        shared = shared_real_trf()
-        if shared is not None:
-            given.append(shared / "karl-mala-2005.trf")
-    main(given)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", type=Path, help="TRF or JSONL files (default above)")
+    parser.add_argument("--turns", type=int, default=3, help="runs of each replay (best)")
+    add_arguments(parser)
+    raise SystemExit(run(parser, main))

@@ -1,5 +1,5 @@
 """What the evaluation of one round leaves for the next round's, so that a round's work is
-what that round can have changed (docs/prospects.md, "How the search stays fast").
+what that round can have changed (docs/prospects.md, "A round in milliseconds").
 
 A :class:`Carry` is derived, never a fact: it holds the facts it was made from (the players
 and every round up to its own, each an immutable value that a new fact replaces), and
@@ -7,54 +7,68 @@ and every round up to its own, each an immutable value that a new fact replaces)
 since, or reopened and complete, holds the same games: :meth:`Round.same_facts`).
 Any other fact (a correction, a player registered late) makes the next evaluation start
 from round 1, as the whole tournament would be evaluated without it; a test compares the two
-(``tests/unit/test_incremental.py``).
+(``tests/unit/test_incremental.py``). The round's own norm watch is kept too
+(:attr:`Carry.watch`), so that whoever shows it after the round (``tracker replay``, the
+REST views) reads the evaluation the transition made instead of making it again
+(:meth:`Carry.holds`).
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from tracker.domain.players import Player
 from tracker.engine.evaluation import NormEvent
-from tracker.engine.prospects.values import Key
+from tracker.engine.prospects.values import Prior
 from tracker.engine.state import Round, TournamentState
 from tracker.norms.live_rating import LiveTrack
+
+if TYPE_CHECKING:
+    from tracker.engine.watch import Watch
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Carry:
-    """After round :attr:`number`: every player's live ratings so far, the (player, title)
-    pairs out of reach for good (see :attr:`settled`), and whether the event gives norms
-    (:func:`tracker.engine.evaluation.norm_event`, a function of the tournament and the
-    players)."""
+    """After round :attr:`number`: every player's live ratings so far, what the prospects
+    leave for the next round's (:class:`~tracker.engine.prospects.Prior`: the pairs out of
+    reach for good), whether the event gives norms (:func:`tracker.engine.evaluation.norm_event`,
+    a function of the tournament and the players), and the round's norm watch."""
 
     number: int
     players: Mapping[int, Player]
     rounds: tuple[Round | None, ...]
     """Rounds 1 … :attr:`number` as they were evaluated."""
     live: Mapping[int, LiveTrack]
-    settled: frozenset[Key]
-    """Pairs of a Swiss whose number of rounds is known that no later result can bring back
-    into contention (:attr:`tracker.engine.prospects.Outlook.settled` says which and why)."""
+    prior: Prior
     gate: NormEvent
+    watch: Watch = dataclasses.field(compare=False, repr=False)
+    """The round's norm watch, as the transition made it (its details are worked out when
+    first asked for)."""
 
     @classmethod
-    def of(
-        cls,
-        state: TournamentState,
-        number: int,
-        live: Mapping[int, LiveTrack],
-        settled: frozenset[Key],
-        gate: NormEvent,
-    ) -> Carry:
+    def of(cls, state: TournamentState, number: int, watch: Watch) -> Carry:
+        """The carry of round ``number``'s evaluation (``watch``, with its view) of
+        ``state``'s facts; the watch is kept lightened (:meth:`Watch.lighten`)."""
         rounds = tuple(state.rounds.get(n) for n in range(1, number + 1))
-        return cls(number, state.players, rounds, live, settled, gate)
+        view = watch.view
+        live = {row.player.rank: row.track for row in view.rows}
+        prior = watch.leaves()
+        watch.lighten()
+        return cls(number, state.players, rounds, live, prior, view.gate, watch)
 
     def follows(self, state: TournamentState, number: int) -> bool:
         """Whether round ``number`` of ``state`` comes right after this carry's round, on
         the same players and the same facts of every round before it."""
-        if number != self.number + 1 or state.players is not self.players:
+        return number == self.number + 1 and self._same_facts(state)
+
+    def holds(self, state: TournamentState, number: int) -> bool:
+        """Whether this carry is round ``number``'s evaluation of ``state``'s facts."""
+        return number == self.number and self._same_facts(state)
+
+    def _same_facts(self, state: TournamentState) -> bool:
+        if state.players is not self.players:
             return False
         get = state.rounds.get
         return all(_same(get(n), rnd) for n, rnd in enumerate(self.rounds, 1))

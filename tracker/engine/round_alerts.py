@@ -40,7 +40,6 @@ from tracker.engine.alerts import (
 )
 from tracker.engine.evaluation import NormEvent, PlayerRound, flags
 from tracker.engine.event_flags import TournamentFlags
-from tracker.engine.prospects.values import Key
 from tracker.engine.round_view import RoundView
 from tracker.engine.secured import Condition
 from tracker.engine.state import TournamentState
@@ -374,7 +373,7 @@ def prospect_alerts(
     sent: dict[str, str],
     reason: str = "no longer evaluated for the {title} norm (contention announced as {id})",
     players: Mapping[int, Player] | None = None,
-    settled: set[Key] | None = None,
+    watch: Watch | None = None,
 ) -> Emitted:
     """The changes of contention in the round's norm watch (:mod:`tracker.engine.watch`)
     against the contention in force: ``norm_prospect`` when a player enters contention for
@@ -384,15 +383,13 @@ def prospect_alerts(
     re-entry gets a new id. A contention in force for a title the player is no longer
     evaluated for (a corrected registration, a player taken off) is revoked
     (``norm_prospect_revoked``, with ``reason``; ``players``: where to find a player no
-    longer registered). ``settled``: filled with the pairs out of reach for good
-    (:attr:`tracker.engine.carry.Carry.settled`)."""
+    longer registered). ``watch``: the round's watch when the caller made it already."""
     t = state.tournament
     number = view.number
-    watch = Watch(state, view)
+    if watch is None:
+        watch = Watch(state, view)
     out: Emitted = []
     found = watch.stages()
-    if settled is not None:
-        settled.update(watch.outlook.settled)
     for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"

@@ -18,7 +18,7 @@ from tracker.engine.evaluation import (
     norm_event,
     standings,
 )
-from tracker.engine.prospects.values import Key
+from tracker.engine.prospects.values import Key, Prior
 from tracker.engine.secured import Condition, conditions
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, evaluate
@@ -40,9 +40,9 @@ class RoundView:
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
-    settled: frozenset[Key] = frozenset()
-    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
-    the state carries that round's evaluation of the same facts."""
+    prior: Prior | None = None
+    """What the prospects after the round before left (:attr:`Carry.prior`), when the state
+    carries that round's evaluation of the same facts."""
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -95,7 +95,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         pending,
         last,
         before_last_allowed,
-        carry.settled if carry is not None else frozenset(),
+        carry.prior if carry is not None else None,
     )
 
 

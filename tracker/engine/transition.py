@@ -22,7 +22,6 @@ from tracker.engine.alerts import alert_id
 from tracker.engine.carry import Carry
 from tracker.engine.corrections import correct
 from tracker.engine.evaluation import PlayerRound
-from tracker.engine.prospects import Key
 from tracker.engine.round_alerts import (
     Emitted,
     norm_alerts,
@@ -32,6 +31,7 @@ from tracker.engine.round_alerts import (
 )
 from tracker.engine.round_view import view_after
 from tracker.engine.state import Round, TournamentState
+from tracker.engine.watch import Watch
 from tracker.rules import title_rules_in_force, title_rules_named, why_chosen
 from tracker.rules.rating import rating_rules_in_force
 
@@ -509,22 +509,21 @@ def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emi
     """Round ``number``'s ``round_finished``, then its alerts against those in force:
     norms, title levels, prospects."""
     view = view_after(state, number)
+    watch = Watch(state, view)
     sent = dict(state.sent)
     out = norm_alerts(state, view, sent)
     out.extend(rating_alerts(state, view, sent))
-    settled: set[Key] = set()
     if view.gate.norms:
-        out.extend(prospect_alerts(state, view, sent, settled=settled))
+        out.extend(prospect_alerts(state, view, sent, watch=watch))
     finished = _round_finished(state, number, view.rows, view.not_a_norm_event)
     if f"round:{number}" in sent:
         sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
     out.insert(0, finished)  # first, then its alerts
-    live = {row.player.rank: row.track for row in view.rows}
     new_state = dataclasses.replace(
         state,
         sent=MappingProxyType(sent),
         announced=max(state.announced, number),
-        carry=Carry.of(state, number, live, frozenset(settled), view.gate),
+        carry=Carry.of(state, number, watch),
     )
     return new_state, out
 

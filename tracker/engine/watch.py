@@ -33,7 +33,7 @@ from fractions import Fraction
 from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Player
 from tracker.domain.titles import Title
-from tracker.engine.prospects import Outlook, Prospect, Status
+from tracker.engine.prospects import Outlook, Prior, Prospect, Status
 from tracker.engine.round_view import Key, RoundView, view_after
 from tracker.engine.secured import Condition
 from tracker.engine.state import TournamentState
@@ -129,14 +129,37 @@ class Watch:
     reasons) on demand, each worked out once."""
 
     def __init__(self, state: TournamentState, view: RoundView) -> None:
-        self.state = state
+        # without the state's carry: a watch kept in a carry must not hold the rounds before
+        self.state = state if state.carry is None else dataclasses.replace(state, carry=None)
         self.view = view
         self.number = view.number
-        self.outlook = Outlook(state, view.number, view.cells, view.ctx, view.settled)
+        self._outlook: Outlook | None = None
         self._details: dict[Key, Entry] = {}
         self._statuses: dict[Key, Prospect] | None = None
         self._stages: dict[Key, Entry] | None = None
         self._places: dict[Key, int] | None = None
+
+    @property
+    def outlook(self) -> Outlook:
+        """The prospects after the round, made when first asked for (an event without
+        norms never asks)."""
+        if self._outlook is None:
+            view = self.view
+            self._outlook = Outlook(self.state, view.number, view.cells, view.ctx, view.prior)
+        return self._outlook
+
+    def leaves(self) -> Prior:
+        """What the next round's prospects can build on (:meth:`Outlook.leaves`)."""
+        return Prior() if self._outlook is None else self._outlook.leaves()
+
+    def lighten(self) -> None:
+        """Let go of the outlook's working memory (every pair's bounds, pools, records),
+        keeping the statuses, the stages and the details made so far: the watch a state
+        keeps after its round (:attr:`tracker.engine.carry.Carry.watch`) then holds about
+        what the round's alerts hold. A detail asked for later makes a new outlook of the
+        same round, which gives the same detail (a detail is worked out whole for its
+        pair, never from the statuses)."""
+        self._outlook = None
 
     @property
     def norm_event(self) -> bool:
@@ -209,7 +232,11 @@ class Watch:
 
 
 def watch_after(state: TournamentState, number: int) -> Watch:
-    """The norm watch after finished round ``number``, from the facts alone."""
+    """The norm watch after finished round ``number``: the one the transition made when the
+    state carries it (:meth:`tracker.engine.carry.Carry.holds`), else from the facts."""
+    carry = state.carry
+    if carry is not None and carry.holds(state, number):
+        return carry.watch
     return Watch(state, view_after(state, number))
 
 

@@ -80,9 +80,10 @@ def _edition_mix(
     exemption: str | None,
     opponents: int | None,
 ) -> MixRule:
-    """``rules.mix`` remembered in the edition's memo: the same player meets the same mix
-    rules in every round, and each takes Fractions and a :class:`WeightedMO` to make."""
-    key = (title, games, t, player, exemption, opponents)
+    """``rules.mix`` remembered in the edition's memo: the players of a round meet a few
+    mix rules between them (keyed by what the edition's mix reads of the player,
+    :meth:`TitleRules.mix_reads`), and each takes Fractions and a :class:`WeightedMO` to make."""
+    key = (title, games, t, rules.mix_reads(player), exemption, opponents)
     memo = rules.mix_memo
     rule = memo.get(key)
     if rule is None:

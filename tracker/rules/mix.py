@@ -48,7 +48,7 @@ class WeightedMO:
     def value(self, titles: Counter[Title]) -> Fraction:
         return Fraction(self.scaled_value(titles), self.scale)
 
-    def scaled_value(self, titles: Counter[Title]) -> int:
+    def scaled_value(self, titles: Mapping[Title, int]) -> int:
         """:meth:`value` in units of ``1/scale``."""
         scaled = self.scaled
         return sum(scaled.get(t, 0) * c for t, c in titles.items())

@@ -339,6 +339,13 @@ class TitleRules2009:
             unrated_article=self.unrated_article,
         )
 
+    def mix_reads(self, player: Player) -> object:
+        """What of the applicant :meth:`mix` reads, the key its memo (:attr:`mix_memo`) holds
+        in the applicant's place: nothing here, as 1.43–1.46a ask the same of every applicant
+        (:meth:`min_title_holders` reads no player). An edition whose mix reads the player
+        says what it reads (``tests/unit/test_mix_memo.py`` checks every edition)."""
+        return None
+
     def min_games_after_cut(self, t: Tournament) -> int:
         """1.42f: games after the norm may be ignored "provided the minimum number of games
         of 1.41 still holds"."""
@@ -408,8 +415,10 @@ class TitleRules2009:
     mix_memo: dict[tuple[object, ...], MixRule] = dataclasses.field(
         default_factory=dict, init=False, repr=False, compare=False
     )
-    """The :meth:`mix` rules made so far, keyed by every argument. The edition is a frozen
-    value, so a rule once made stays right; :func:`dataclasses.replace` starts a new memo."""
+    """The :meth:`mix` rules made so far, keyed by every argument (the applicant by what
+    :meth:`mix_reads` of them, so that a round of many players makes a few rules). The
+    edition is a frozen value, so a rule once made stays right; :func:`dataclasses.replace`
+    starts a new memo."""
 
     articles: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType(

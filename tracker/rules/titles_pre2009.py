@@ -193,6 +193,11 @@ class TitleRulesPre2009(TitleRules2009):
         games remain"."""
         return 9
 
+    def mix_reads(self, player: Player) -> object:
+        """2.2–2.3 read the applicant's federation (host or guest share) and title (a titled
+        candidate counts towards the title-holders)."""
+        return (player.federation, player.title)
+
     def min_title_holders(self, games: int, player: Player) -> int:
         """2.3: at least half of the players taking part (opponents + candidate) hold a title;
         a titled candidate counts towards that half."""

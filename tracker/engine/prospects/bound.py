@@ -5,8 +5,7 @@ pool of opponents could give; and the table of needs it gives a reader."""
 from __future__ import annotations
 
 import itertools
-from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from tracker.domain.titles import Title
@@ -49,15 +48,17 @@ class Relaxed:
         self.pool = pool
         self.exactly = exactly
         self.note = note
-        rules, t = outlook.rules, outlook.tournament
-        self.drop_wins = rules.may_ignore_wins(t) and not exactly
-        self._ordered = sorted(counted, key=lambda g: g.rating)
-        self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
+        o = outlook.opponents
+        rank = spec.player.rank
+        record = o.record(rank)
+        self._ordered = record.ordered
+        self._wins = () if exactly else record.wins
         self._drops: list[tuple[int, int, int]] = []
-        self._kept_sum = sum(g.rating for g in self._ordered)
+        self._kept_sum = record.rating_sum
+        self._half = record.half_points
         self.left = min(left, pool.size)
-        clamped = [max(r, spec.floor) for r in pool.ratings[: self.left]]
-        self.best = list(itertools.accumulate(clamped, initial=0))
+        self.best = o.best(rank, spec.floor)
+        """``best[m]`` for ``m`` up to :attr:`left` (:meth:`Opponents.best`)."""
         self.games_ok = False
         self.rating_ok = False
         self.lasting = True
@@ -83,7 +84,7 @@ class Relaxed:
                     self._kept_sum -= self._wins[d - 1].rating
                 # the kept games' lowest ratings: the ordered ones but the d lowest wins
                 lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
-                half = sum(g.half_points for g in ordered) - 2 * d
+                half = self._half - 2 * d
                 adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
                 self._drops.append((len(ordered) - d, half, adjusted))
             yield self._drops[d]
@@ -183,9 +184,7 @@ class Relaxed:
         o, spec, pool, have = self.o, self.spec, self.pool, self.have
         rule = self._rule(n)
         own = spec.player.federation_key
-        holders = rule.title_holder_titles
-        holders_have = sum(c for t, c in have.titles.items() if t in holders)
-        holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
+        holders_have, holders_pool = o.opponents.holders(spec.player.rank, rule.title_holder_titles)
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             yield f"{rule.title_holder_article} title-holders"
         weighted = o.opponents.weighted(spec.player.rank, rule.mo)
@@ -195,8 +194,10 @@ class Relaxed:
         if foreign + min(m, new_feds) < rule.min_foreign_federations:
             yield f"{rule.foreign_article} foreign federations"
         if rule.min_other_federations is not None:
-            other = len(self.counted) - have.federations[own]
-            if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
+            other = len(self.counted) - have.federations.get(own, 0)
+            if other + min(m, pool.size - pool.federations.get(own, 0)) < (
+                rule.min_other_federations
+            ):
                 yield f"{rule.other_article} opponents from other federations"
 
     def _at_most_failures(self, n: int, m: int) -> Iterator[str]:
@@ -212,7 +213,9 @@ class Relaxed:
 
         def of_fed(fed: str) -> int:
             return fewest(
-                have.federations[fed], have.droppable_federations[fed], pool.federations[fed]
+                have.federations.get(fed, 0),
+                have.droppable_federations.get(fed, 0),
+                pool.federations.get(fed, 0),
             )
 
         if rule.max_own_federation is not None and of_fed(own) > rule.max_own_federation:
@@ -331,8 +334,8 @@ def avg(total: int, games: int) -> int:
 
 def _mo_reachable(
     rule: MixRule,
-    titles: Counter[Title],
-    pool: Counter[Title | None],
+    titles: Mapping[Title, int],
+    pool: Mapping[Title | None, int],
     m: int,
     weighted: Weighted | None,
 ) -> bool:

@@ -5,9 +5,11 @@ summed up for the bounds (:class:`Have`, :class:`Pool`)."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import TypeVar
 
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
@@ -17,33 +19,52 @@ from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, NormGame, norm_games
 from tracker.rules.mix import MO, WeightedMO
 
+K = TypeVar("K")
+
 Weighted = tuple[int, list[tuple[int, int]]]
 """A weighted title mix for one player in units of its ``scale``: (value so far, gains)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Pool:
-    """What the remaining opponents could bring, summed up for the bounds."""
+    """What the remaining opponents could bring, summed up for the bounds (counts as plain
+    dictionaries, read with ``get``: a Counter costs several times more to make)."""
 
     size: int
     ratings: tuple[int, ...]
     """Their ratings as the norm counts them before the floor (1.46d/e), highest first, as
     many as there are games left."""
-    titles: Counter[Title | None]
-    federations: Counter[str]
+    titles: dict[Title | None, int]
+    federations: dict[str, int]
     unrated: int
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Have:
     """The opponents of the games so far, summed up for the bounds: all of them, and the won
-    games among them that 1.42e could leave out."""
+    games among them that 1.42e could leave out (counts read with ``get``, as :class:`Pool`'s)."""
 
-    titles: Counter[Title]
-    federations: Counter[str]
+    titles: dict[Title, int]
+    federations: dict[str, int]
     unrated: int
-    droppable_federations: Counter[str]
+    droppable_federations: dict[str, int]
     droppable_unrated: int
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Record:
+    """A player's counted games so far as the Swiss bound reads them, the same for every
+    title: by rating, lowest first (in round order among equal ratings), with their sums."""
+
+    ordered: tuple[NormGame, ...]
+    half_points: int
+    rating_sum: int
+    wins: tuple[NormGame, ...]
+    """The won games of :attr:`ordered`, lowest rated first."""
+
+
+def _count(counts: dict[K, int], key: K) -> None:
+    counts[key] = counts.get(key, 0) + 1
 
 
 class Opponents:
@@ -56,8 +77,11 @@ class Opponents:
         up_to: int,
         cells: Mapping[int, Sequence[Cell]],
         ctx: Context,
+        known: Mapping[int, tuple[Sequence[Cell], Sequence[NormGame]]] | None = None,
     ) -> None:
-        """``ctx``: the context the games so far are classified in (1.42a–d)."""
+        """``ctx``: the context the games so far are classified in (1.42a–d); ``known``:
+        players' rounds already classified in the same context (:attr:`Prior.games`), which
+        :meth:`counted` extends by the rounds since."""
         t = state.tournament
         self.state = state
         self.up_to = up_to
@@ -75,10 +99,18 @@ class Opponents:
         if not self.round_robin:
             players = list(state.players.values())
             self.field = sorted(((rules.opponent_rating(p), p.rank) for p in players), reverse=True)
-            self.titles = Counter(p.title for p in players)
-            self.federations = Counter(p.federation_key for p in players)
+            self.titles: dict[Title | None, int] = {}
+            self.federations: dict[str, int] = {}
+            for p in players:
+                _count(self.titles, p.title)
+                _count(self.federations, p.federation_key)
             self.unrated = sum(1 for p in players if p.rating is None)
+        self._known = known or {}
         self._games: dict[int, list[NormGame]] = {}
+        self._records: dict[int, Record] = {}
+        self._best: dict[tuple[int, int], list[int]] = {}
+        self._met: dict[int, Counter[int]] = {}
+        self._holders: dict[tuple[int, frozenset[Title]], tuple[int, int]] = {}
         self._pools: dict[int, Pool] = {}
         self._have: dict[int, Have] = {}
         self._everyone: list[Remaining] | None = None
@@ -88,37 +120,99 @@ class Opponents:
         self._foreign_field: dict[str, frozenset[str]] = {}
 
     def counted(self, rank: int) -> list[NormGame]:
-        """The player's games so far that count for norms (1.42a–d)."""
-        if rank not in self._games:
+        """The player's games so far that count for norms (1.42a–d): those of the rounds
+        already classified (``known``) and the rounds since."""
+        found = self._games.get(rank)
+        if found is None:
             player = self.state.players[rank]
-            cells = self.cells.get(rank, [])
-            self._games[rank] = norm_games(player, cells, self.ctx, self.rules)[0]
-        return self._games[rank]
+            cells = self.cells.get(rank, ())
+            before, games = self._known.get(rank, ((), ()))
+            done = len(before)
+            if done > len(cells) or any(
+                a is not b and a != b for a, b in zip(cells, before, strict=False)
+            ):
+                done, games = 0, ()
+            found = [*games, *norm_games(player, cells[done:], self.ctx, self.rules)[0]]
+            self._games[rank] = found
+        return found
+
+    def classified(self) -> dict[int, tuple[Sequence[Cell], Sequence[NormGame]]]:
+        """Each player's rounds and counted games worked out so far (:attr:`Prior.games`)."""
+        return {rank: (self.cells.get(rank, ()), games) for rank, games in self._games.items()}
+
+    def record(self, rank: int) -> Record:
+        """The counted games as the bound reads them (:class:`Record`)."""
+        found = self._records.get(rank)
+        if found is None:
+            ordered = tuple(sorted(self.counted(rank), key=_rating))
+            drop = self.rules.may_ignore_wins(self.tournament)
+            found = self._records[rank] = Record(
+                ordered,
+                sum(g.half_points for g in ordered),
+                sum(g.rating for g in ordered),
+                tuple(g for g in ordered if g.won) if drop else (),
+            )
+        return found
+
+    def best(self, rank: int, floor: int) -> list[int]:
+        """``best[m]``: the sum of the ``m`` highest ratings of the pool (as many as it
+        lists), each counted at least at ``floor`` (1.46c)."""
+        key = (rank, floor)
+        found = self._best.get(key)
+        if found is None:
+            found = self._best[key] = list(
+                itertools.accumulate((max(r, floor) for r in self.pool(rank).ratings), initial=0)
+            )
+        return found
 
     def summary(self, rank: int) -> Have:
-        if rank not in self._have:
-            games = self.counted(rank)
-            wins = (
-                [g.opponent for g in games if g.won]
-                if self.rules.may_ignore_wins(self.tournament)
-                else []
+        found = self._have.get(rank)
+        if found is None:
+            titles: dict[Title, int] = {}
+            federations: dict[str, int] = {}
+            droppable: dict[str, int] = {}
+            unrated = droppable_unrated = 0
+            drop = self.rules.may_ignore_wins(self.tournament)
+            for g in self.counted(rank):
+                p = g.opponent
+                if p.title is not None:
+                    _count(titles, p.title)
+                fed = p.federation_key
+                _count(federations, fed)
+                if p.rating is None:
+                    unrated += 1
+                if drop and g.won:
+                    _count(droppable, fed)
+                    if p.rating is None:
+                        droppable_unrated += 1
+            found = self._have[rank] = Have(
+                titles, federations, unrated, droppable, droppable_unrated
             )
-            opponents = [g.opponent for g in games]
-            self._have[rank] = Have(
-                Counter(p.title for p in opponents if p.title is not None),
-                Counter(p.federation_key for p in opponents),
-                sum(1 for p in opponents if p.rating is None),
-                Counter(p.federation_key for p in wins),
-                sum(1 for p in wins if p.rating is None),
+        return found
+
+    def holders(self, rank: int, titles: frozenset[Title]) -> tuple[int, int]:
+        """The title-holders (of ``titles``) among the opponents so far and in the pool."""
+        key = (rank, titles)
+        found = self._holders.get(key)
+        if found is None:
+            have, pool = self.summary(rank).titles, self.pool(rank).titles
+            found = self._holders[key] = (
+                sum(c for t, c in have.items() if t in titles),
+                sum(c for t, c in pool.items() if t in titles),
             )
-        return self._have[rank]
+        return found
 
     def met(self, rank: int, over_the_board: bool) -> Counter[int]:
-        return Counter(
+        if over_the_board and rank in self._met:
+            return self._met[rank]
+        met = Counter(
             c.opponent
             for c in self.cells.get(rank, [])
             if c.opponent is not None and (c.code.over_the_board or not over_the_board)
         )
+        if over_the_board:
+            self._met[rank] = met
+        return met
 
     def pool(self, rank: int) -> Pool:
         if rank not in self._pools:
@@ -129,11 +223,16 @@ class Opponents:
         if self.round_robin:
             players = [r.opponent for r in self.remaining(rank) if r.counts]
             ratings = sorted((self.rules.opponent_rating(p) for p in players), reverse=True)
+            titles: dict[Title | None, int] = {}
+            federations: dict[str, int] = {}
+            for p in players:
+                _count(titles, p.title)
+                _count(federations, p.federation_key)
             return Pool(
                 len(players),
                 tuple(ratings),
-                Counter(p.title for p in players),
-                Counter(p.federation_key for p in players),
+                titles,
+                federations,
                 sum(1 for p in players if p.rating is None),
             )
         # Swiss: everyone not met over the board (no pairing repeats a game, C.04.1)
@@ -148,7 +247,7 @@ class Opponents:
                 break
             if other not in gone:
                 best.append(rating)
-        titles, federations = self.titles.copy(), self.federations.copy()
+        titles, federations = dict(self.titles), dict(self.federations)
         for other in gone:
             p = field[other]
             titles[p.title] -= 1
@@ -279,3 +378,7 @@ class Opponents:
                 if r.counts
             ),
         ]
+
+
+def _rating(g: NormGame) -> int:
+    return g.rating

@@ -20,9 +20,11 @@ from tracker.engine.prospects.values import (
     HORIZON,
     UNKNOWN_ROUNDS,
     Key,
+    Prior,
     Prospect,
     Status,
     Way,
+    spec_basis,
     swiss_assumption,
 )
 from tracker.engine.state import TournamentState
@@ -48,11 +50,12 @@ class Outlook:
         up_to: int,
         cells: Mapping[int, Sequence[Cell]] | None = None,
         ctx: Context | None = None,
-        settled: Collection[Key] = (),
+        prior: Prior | None = None,
     ) -> None:
         """``cells`` (every player's rounds up to ``up_to``, in round order) and ``ctx``
         (:func:`tracker.engine.evaluation.context` of them) when the caller has them already;
-        ``settled``: the pairs :attr:`settled` after the round before, of the same facts."""
+        ``prior``: what the outlook after the round before, of the same facts, left
+        (:meth:`leaves`)."""
         self.state = state
         self.up_to = up_to
         t = state.tournament
@@ -67,14 +70,16 @@ class Outlook:
             self.ctx = dataclasses.replace(
                 self.ctx, swiss_exempt=self.ctx.swiss_exempt or field_exempt
             )
-        self.opponents = Opponents(state, up_to, cells, self.ctx)
+        same = prior is not None and prior.zero == self.ctx.unrated_scored_zero
+        known = prior.games if prior is not None and same else {}
+        self.opponents = Opponents(state, up_to, cells, self.ctx, known)
         self.games_left_swiss = self.opponents.games_left_swiss
         """Rounds left in a Swiss; ``None`` when the number of rounds is not known (then
         :meth:`_swiss_left` assumes a number, :data:`HORIZON`)."""
         self.won = WonRecords(self.opponents, self._spec)
         self.lasting = not self.round_robin and self.games_left_swiss is not None
         """Whether an outcome on the rating or the number of games lasts (:attr:`settled`)."""
-        self.settled: set[Key] = set(settled) if self.lasting else set()
+        self.settled: set[Key] = set(prior.settled) if self.lasting and prior else set()
         """The pairs out of reach for good: in a Swiss whose number of rounds is known, out
         of reach on every route, each record on the number of games, the rating, or an
         at-least rule of the mix with every game left counted (:attr:`Relaxed.lasting`).
@@ -84,9 +89,23 @@ class Outlook:
         The status pass answers for these pairs without working them out again."""
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
-        self._specs: dict[Key, Requirements] = {}
+        basis = spec_basis(self.ctx)
+        self._specs: dict[Key, Requirements] = (
+            dict(prior.specs) if prior is not None and prior.basis == basis else {}
+        )
         self._scores: dict[int, Fraction] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
+
+    def leaves(self) -> Prior:
+        """What the next round's outlook of the same facts can build on."""
+        o = self.opponents
+        return Prior(
+            frozenset(self.settled),
+            self._specs,
+            spec_basis(self.ctx),
+            o.classified(),
+            self.ctx.unrated_scored_zero,
+        )
 
     def all(self, secured: Collection[Key]) -> dict[Key, Prospect]:
         """Every (player, title) the norm evaluation considers, without the details or the

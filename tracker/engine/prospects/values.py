@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
 from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
-from tracker.norms.search import Check
+from tracker.norms.search import Cell, Check, Context, NormGame, Requirements
 from tracker.rules import TitleRules
 
 
@@ -118,3 +119,35 @@ class Prospect:
 
 Key = tuple[int, Title]
 """A (start rank, title) pair."""
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Prior:
+    """What the prospects after a round leave for the next round's, of the same facts
+    (:attr:`tracker.engine.carry.Carry.prior`)."""
+
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good (:attr:`.outlook.Outlook.settled` says which and
+    why)."""
+    specs: Mapping[Key, Requirements] = dataclasses.field(default_factory=dict)
+    """Each pair's requirements, with the mix rules they have made so far: the same for
+    the next round when :attr:`basis` is (the players and the tournament are the same)."""
+    basis: tuple[object, ...] = ()
+    """What of the round's context the requirements rest on besides the players and the
+    tournament (:func:`spec_basis`)."""
+    games: Mapping[int, tuple[Sequence[Cell], Sequence[NormGame]]] = dataclasses.field(
+        default_factory=dict
+    )
+    """Each player's rounds so far and the games among them that count for norms (1.42a–d),
+    worked out one round at a time: a round's games count or not by the round's facts, the
+    opponent and :attr:`zero` alone (:func:`tracker.norms.search.norm_games`)."""
+    zero: frozenset[int] = frozenset()
+    """The unrated players who scored nothing against rated ones (1.42d) when :attr:`games`
+    were sorted out."""
+
+
+def spec_basis(ctx: Context) -> tuple[object, ...]:
+    """What of a round's context a pair's requirements (:func:`requirements`) read besides
+    the player and the tournament: the Swiss exemption, whether players of unknown
+    federation may make it hold, and the event's own failed requirement."""
+    return (ctx.swiss_exempt, ctx.swiss_exempt_possible, ctx.event_check)
