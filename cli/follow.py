@@ -13,8 +13,6 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-SYSTEMS = ["swiss", "round_robin", "double_round_robin"]
-
 
 def register(sub: Any, editions: list[str], editions_help: str) -> None:
     """Add ``follow`` to ``tracker``'s sub-parsers."""
@@ -66,10 +64,10 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "round_reopened, player_removed, player_corrected) and what the file says now is sent",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
-    from cli.main import rounds_option
+    from cli.main import rounds_option, system_option
 
     rounds_option(p)
-    p.add_argument("--system", choices=SYSTEMS, help="pairing system (overrides the file)")
+    system_option(p)
     facts = p.add_argument_group(
         "event facts for a broadcast followed alone (default: the start list's TRF header)"
     )
@@ -231,8 +229,10 @@ def _event(
             header = start_trf.header
             fields = {"name": header.name, "start_date": header.start_date}
             fields = {k: v for k, v in fields.items() if v}
-        if start_trf.header.system is None:
+        if start_trf.header.system is None and fields.get("system") is System.UNKNOWN:
+            # a start list whose records do not name the system: the broadcast's default
             fields.pop("system", None)
+            fields.pop("system_evidence", None)
     given = {
         "name": args.name,
         "start_date": args.start_date,

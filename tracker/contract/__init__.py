@@ -43,6 +43,7 @@ from tracker.contract.inputs import (
     RoundClosed,
     RoundEvent,
     RoundReopened,
+    SystemCorrected,
     TournamentRegistered,
     parse_input,
 )
@@ -129,6 +130,7 @@ __all__ = [
     "Standing",
     "StandingsCorrected",
     "StartRank",
+    "SystemCorrected",
     "TimeControl",
     "TitleRatingReached",
     "TitleRatingRevoked",

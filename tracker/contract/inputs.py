@@ -29,6 +29,7 @@ from tracker.contract.fields import (
     MAX_RESULT,
     MAX_ROUNDS,
     MAX_TITLE,
+    Evidence,
     FederationCode,
     GameRating,
     Name,
@@ -58,6 +59,11 @@ class TournamentRegistered(_Input):
     start_date: date
     end_date: date | None = None
     system: System = System.SWISS
+    """``unknown`` when the source cannot tell: norms are then announced only with the
+    assumption named, never secured (see ``system_evidence``)."""
+    system_evidence: Evidence | None = Field(default=None, exclude_if=_absent)
+    """How the system was read from the file (TRF ``092``/``192``, the field against the
+    planned rounds, the pairings), or why it is unknown; absent when given as a fact."""
     host_federation: FederationCode | None = None
     planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
     """``None`` (or absent): the number of rounds is not known. Then no round is the last
@@ -220,6 +226,20 @@ class RoundReopened(_Input):
     round: RoundNumber
 
 
+class SystemCorrected(_Input):
+    """The event's pairing system put right: a later export tells what an earlier one had
+    to guess (a round robin exported mid-event read as unknown, or an XNS typed wrong).
+    ``planned_rounds`` and ``system_evidence`` as ``tournament_registered`` has them, for
+    the system as it is now (a round robin's rounds follow from its field); the rest of
+    the registration stands. Everything announced is worked out again from round 1."""
+
+    type: Literal["system_corrected"] = "system_corrected"
+    tournament_id: TournamentId
+    system: System
+    planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
+    system_evidence: Evidence | None = Field(default=None, exclude_if=_absent)
+
+
 InputEvent = Annotated[
     TournamentRegistered
     | PlayerRegistered
@@ -232,7 +252,8 @@ InputEvent = Annotated[
     | PlayerRemoved
     | PairingRemoved
     | ByeRemoved
-    | RoundReopened,
+    | RoundReopened
+    | SystemCorrected,
     Field(discriminator="type"),
 ]
 _INPUT: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
@@ -292,5 +313,3 @@ def _json_kind(value: object) -> str:
         if isinstance(value, kind):
             return name
     return "null" if value is None else type(value).__name__
-
-

@@ -154,6 +154,11 @@ class NormAchieved(_Alert):
     away; ``False`` after the last round, and while :attr:`conditions` are open."""
     evidence: NormEvidence
     flags: NormFlags | None = None
+    secured_because: str = Field(default="", exclude_if=_empty)
+    """With ``secured_early``: why no later result can take it away (achieved, and the
+    edition lets the later games go: 1.42f / 1.4.1e; or, in a round robin, certain: 0 points
+    in every remaining game still gives it over all rounds, the evidence counting those games
+    as lost)."""
     conditions: tuple[NormCondition, ...] = Field(default=(), exclude_if=_empty)
     """Before the last round: what the norm still depends on that later rounds can change
     (who turns up for the 1.4.3d exemption; 1.42d's unrated opponents). Empty when secured

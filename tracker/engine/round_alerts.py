@@ -48,7 +48,7 @@ from tracker.engine.evaluation import (
 )
 from tracker.engine.event_flags import TournamentFlags
 from tracker.engine.prospects import Outlook, Prospect, Status
-from tracker.engine.secured import Condition, conditions
+from tracker.engine.secured import Condition, certain_norm, conditions, system_condition
 from tracker.engine.state import TournamentState
 from tracker.norms.live_rating import InterimRating
 from tracker.norms.search import Cell, Context, Verdict
@@ -69,22 +69,30 @@ class RoundView:
     ctx: Context
     norms: dict[Key, Verdict]
     pending: dict[Key, tuple[Condition, ...]]
-    """Before the last round: what each norm still depends on that later rounds can change."""
+    """What each norm still depends on: before the last round, what later rounds can
+    change; in every round, an unknown system (:func:`system_condition`)."""
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
+    certain: dict[Key, str] = dataclasses.field(default_factory=dict)
+    """Round robins, before the last round: the norms no result of the remaining games can
+    take away (:func:`certain_norm`; their verdict in :attr:`norms` is the worst case over
+    every scheduled round), with why."""
 
     @property
     def not_a_norm_event(self) -> str | None:
         """Why the event gives no norms (the round summary says it), or ``None``."""
         return None if self.gate.norms else self.gate.reason
 
+    def announces(self, key: Key) -> bool:
+        """Whether a norm of :attr:`norms` is announced after this round: after the last
+        round, where the edition lets a norm before it stand, or when it is certain."""
+        return self.last or self.before_last_allowed or key in self.certain
+
     @property
     def secured(self) -> set[Key]:
         """The norms no later round can take away."""
-        if not (self.last or self.before_last_allowed):
-            return set()
-        return set(self.norms) - set(self.pending)
+        return {k for k in self.norms if k not in self.pending and self.announces(k)}
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
@@ -95,18 +103,57 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     ctx = context(state, number, cells)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    pending = (
-        {
-            (rank, title): found
-            for rank, title in norms
-            if (found := conditions(state, ctx, rank, cells[rank], title, number))
-        }
-        if norms and not last and before_last_allowed
-        else {}
-    )
+    certain = _certain(state, rows, cells, ctx, norms, number, before_last_allowed)
+    assumed = system_condition(state)  # an unknown system: every norm, every round
+    later = not last and before_last_allowed
+    pending = {
+        (rank, title): found
+        for rank, title in norms
+        if (
+            found := assumed
+            + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
+        )
+    }
     return RoundView(
-        number, norm_event(state), rows, cells, ctx, norms, pending, last, before_last_allowed
+        number,
+        norm_event(state),
+        rows,
+        cells,
+        ctx,
+        norms,
+        pending,
+        last,
+        before_last_allowed,
+        certain,
     )
+
+
+def _certain(
+    state: TournamentState,
+    rows: Sequence[PlayerRound],
+    cells: Mapping[int, Sequence[Cell]],
+    ctx: Context,
+    norms: dict[Key, Verdict],
+    number: int,
+    before_last_allowed: bool,
+) -> dict[Key, str]:
+    """Round robins before the last round: the norms :func:`certain_norm` proves, put into
+    ``norms`` with their worst-case verdict (over one achieved so far only where the edition
+    would not let that one stand: 2024 1.4.1e), and why each is certain."""
+    t = state.tournament
+    if not t.system.predetermined or t.is_last(number) or t.planned_rounds is None:
+        return {}
+    found: dict[Key, str] = {}
+    for row in rows:
+        rank = row.player.rank
+        for title in state.title_rules.eligible_norm_titles(row.player):
+            if before_last_allowed and (rank, title) in norms:
+                continue  # achieved, and it stands (1.42f)
+            sure = certain_norm(state, rank, title, number, cells[rank], ctx)
+            if sure is not None:
+                norms[(rank, title)] = sure.verdict
+                found[(rank, title)] = sure.because
+    return found
 
 
 # ----------------------------------------------------------------------------- norms
@@ -136,7 +183,7 @@ def norm_alerts(
     by_rank = {row.player.rank: row for row in view.rows}
     ordered = sorted(view.norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level))
     for (rank, title), verdict in ordered:
-        if not view.last and not view.before_last_allowed:
+        if not view.announces((rank, title)):
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
         conditional = f"conditional:{key}"
@@ -202,6 +249,7 @@ def make_norm(
         player=player_ref(player),
         title=title.value,
         secured_early=not view.last and not open_conditions,
+        secured_because=_because(state, view, player, title, open_conditions),
         evidence=proof,
         flags=ev.NormFlags(
             half_point_bye_last_round=half_bye_last,
@@ -297,6 +345,26 @@ def revoke_norm(
         player=player_ref(player),
         title=title_text,
         reason=reason.format(title=title_text, id=revoked),
+    )
+
+
+def _because(
+    state: TournamentState,
+    view: RoundView,
+    player: Player,
+    title: Title,
+    open_conditions: Sequence[Condition],
+) -> str:
+    """Why a norm announced before the last round is secured; empty after the last round
+    and while conditions are open."""
+    if view.last or open_conditions:
+        return ""
+    certain = view.certain.get((player.rank, title))
+    if certain:
+        return certain
+    return (
+        f"achieved after round {view.number}: {state.title_rules.after_norm_article} lets the "
+        "games after it go, so no later result can take it away"
     )
 
 

@@ -17,6 +17,20 @@ the tournament-wide context the norm was judged in; each such dependence is a
   games; a norm that holds only with one of those games left out (or only with it counted)
   depends on them.
 
+One dependence is on what the file does not say: an event whose system is **unknown**
+(:mod:`tracker.formats.pairing_system`) is judged as a Swiss without the Swiss exemption,
+and every norm it gives carries that assumption as a condition (:func:`system_condition`),
+after the last round too: it is never secured, and the certificate is refused until the
+system is named (``--system``, or a ``system_corrected`` from a later export).
+
+A norm not achieved yet is secured too when it is certain: in a round robin the remaining
+opponents are known, so :func:`certain_norm` can check it exactly. With 0 points in every
+remaining game (the worst results a player can have), the norm over every scheduled round
+must hold, and it must still hold when a game before the last round is not played (an
+opponent who forfeits: that game does not count, 1.42c; in the last round 1.42c counts it as
+a loss). It assumes the player plays their own games. In a Swiss the remaining opponents are
+not known, and nothing is claimed before the norm is achieved.
+
 What later rounds cannot change: the 2009 reading of 1.43e counts the players paired so far,
 a number that only grows, so an exemption that holds stays (and the norm search finds the
 same attempt later); ratings at the date of a game (1.1.4) are fixed once the game is
@@ -32,9 +46,14 @@ from collections.abc import Mapping, Sequence
 
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
+from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, find_norm
+
+_MOST_REMAINING = 5
+"""Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
+more the norm is not claimed before it is achieved."""
 
 _MOST_FLIPS = 4
 """Unrated opponents whose 1.42d status may still change that are tried in every
@@ -97,6 +116,112 @@ def conditions(
             )
         )
     return tuple(found)
+
+
+def system_condition(state: TournamentState) -> tuple[Condition, ...]:
+    """The assumption a norm of an event of unknown system rests on, as its one condition
+    (none when the system is known). Judged as a Swiss (later games may be left out: 2009
+    1.42f, 2024 1.4.1e), without the Swiss exemption (1.43e / 1.4.3d) and without the
+    round-robin rules (every scheduled round counting, 2024 1.4.1e; unrated players with no
+    point against rated ones left out, 1.42d / 1.4.2b): a round robin may not give it."""
+    t, rules = state.tournament, state.title_rules
+    if t.system is not System.UNKNOWN:
+        return ()
+    unrated = rules.unrated_zero_article
+    why = t.system_evidence or "the event's system is not known"
+    return (
+        Condition(
+            rules.after_norm_article,
+            f"{why}. Judged as a Swiss without the exemption of "
+            f"{rules.swiss_exemption_article}; in a round robin the rules differ "
+            f"({rules.after_norm_article}, {unrated}) and the norm may not hold: "
+            "the arbiter names the system (--system)",
+        ),
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Certain:
+    """A round-robin norm that no result of the remaining games can take away: the verdict
+    over every scheduled round with 0 points in each remaining game, and why."""
+
+    verdict: Verdict
+    because: str
+
+
+def certain_norm(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    up_to: int,
+    cells: Sequence[Cell],
+    ctx: Context,
+) -> Certain | None:
+    """The player's ``title`` norm when it is certain after round ``up_to`` of a round
+    robin (see the module docstring), else ``None``. Only against rated opponents (a game
+    against an unrated one may stop counting, 1.42d) and with the remaining pairings, where
+    not yet sent, taken in the order of the opponents' start ranks."""
+    t, rules = state.tournament, state.title_rules
+    planned = t.planned_rounds
+    if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
+        return None
+    future = _remaining_games(state, rank, cells, up_to, planned)
+    if not future or len(future) > _MOST_REMAINING:
+        return None
+    players = state.players
+    opponents = [c.opponent for c in [*cells, *future] if c.opponent is not None]
+    if any(players[o].rating is None for o in opponents):
+        return None
+    player = players[rank]
+    worst = find_norm(player, [*cells, *future], title, ctx, rules)
+    if worst is None:
+        return None
+    droppable = [c for c in future if c.round != planned]
+    for k in range(1, len(droppable) + 1):
+        for gone in itertools.combinations(droppable, k):
+            kept = [c for c in future if c not in gone]
+            if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
+                return None
+    games = ", ".join(
+        f"round {c.round} {players[o].name}" for c in future if (o := c.opponent) is not None
+    )
+    because = (
+        f"certain after round {up_to}: with 0 points in each remaining game ({games}), "
+        f"counted as lost in the evidence, the norm holds over all {planned} rounds, and an "
+        "opponent's forfeit before the last round (a game that does not count, "
+        f"{rules.articles['bye']}) does not take it away; the player plays the games"
+    )
+    return Certain(worst, because)
+
+
+def _remaining_games(
+    state: TournamentState, rank: int, cells: Sequence[Cell], up_to: int, planned: int
+) -> list[Cell] | None:
+    """The player's games of rounds ``up_to`` + 1 … ``planned`` of a round robin, each lost:
+    on the boards already paired, the rest against the opponents not yet met (twice over in
+    a double round robin) in start-rank order, round by round; ``None`` when the schedule
+    does not add up (more games left than rounds)."""
+    cycles = 2 if state.tournament.system is System.DOUBLE_ROUND_ROBIN else 1
+    left = {other: cycles for other in state.players if other != rank}
+    for c in cells:
+        if c.opponent is not None and c.opponent in left:
+            left[c.opponent] -= 1
+    paired: dict[int, int] = {}
+    for number in range(up_to + 1, planned + 1):
+        board = state.round(number).opponent_board(rank)
+        if board is not None:
+            other = board[0] if board[1] == rank else board[1]
+            paired[number] = other
+            left[other] = left.get(other, 0) - 1
+    if any(n < 0 for n in left.values()):
+        return None
+    unpaired = [o for o in sorted(left) for _ in range(left[o])]
+    free = [n for n in range(up_to + 1, planned + 1) if n not in paired]
+    if len(unpaired) > len(free):
+        return None
+    rounds = dict(paired)
+    rounds.update(zip(free, unpaired, strict=False))
+    return [Cell(n, other, Code.LOSS) for n, other in sorted(rounds.items())]
 
 
 def _open_unrated(
@@ -163,7 +288,7 @@ def norm_secured(
     """Whether the achieved ``verdict`` after round ``up_to`` can no longer be taken away:
     after the last round, or before it where the edition lets later games go and nothing
     the later rounds bring can break it (:func:`pending`)."""
-    if not verdict.achieved:
+    if not verdict.achieved or system_condition(state):
         return False
     t = state.tournament
     if t.is_last(up_to):
@@ -181,15 +306,25 @@ def pending(
     cells: Mapping[int, Sequence[Cell]] | None = None,
     ctx: Context | None = None,
 ) -> tuple[Condition, ...]:
-    """:func:`conditions` on the player's norm after round ``up_to`` (``cells`` and ``ctx``
-    of that round, worked out when not given); none after the last round."""
+    """:func:`system_condition` and :func:`conditions` on the player's norm after round
+    ``up_to`` (``cells`` and ``ctx`` of that round, worked out when not given); after the
+    last round, only the first."""
+    assumed = system_condition(state)
     if state.tournament.is_last(up_to):
-        return ()
+        return assumed
     if cells is None:
         cells = state.all_cells(up_to)
     if ctx is None:
         ctx = context(state, up_to, cells)
-    return conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
+    return assumed + conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
 
 
-__all__ = ["Condition", "conditions", "norm_secured", "pending"]
+__all__ = [
+    "Certain",
+    "Condition",
+    "certain_norm",
+    "conditions",
+    "norm_secured",
+    "pending",
+    "system_condition",
+]

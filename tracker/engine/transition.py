@@ -75,6 +75,8 @@ def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
         return _correct_player(state, event)
     if isinstance(event, ev.PlayerRemoved):
         return _remove_player(state, event)
+    if isinstance(event, ev.SystemCorrected):
+        return _correct_system(state, event)
     if isinstance(event, ev.Pairing):
         return _pair(state, event)
     if isinstance(event, ev.Bye):
@@ -119,6 +121,7 @@ def _register_tournament(
         start_date=e.start_date,
         end_date=e.end_date,
         system=e.system,
+        system_evidence=e.system_evidence,
         host_federation=e.host_federation,
         planned_rounds=e.planned_rounds,
         kinds=frozenset(e.kinds),
@@ -148,6 +151,24 @@ def _register_tournament(
         rating_rules=rating,
         edition_reason=f"{reason}; live ratings by {rating.name}, in force on the start date",
     )
+
+
+def _correct_system(state: TournamentState, e: ev.SystemCorrected) -> TournamentState:
+    """The system (and the rounds it plans, and how it was read) put right. Refused when
+    the rounds already played do not fit the rounds it plans."""
+    t = state.tournament
+    fixed = dataclasses.replace(
+        t, system=e.system, planned_rounds=e.planned_rounds, system_evidence=e.system_evidence
+    )
+    if fixed == t:
+        return state
+    played = max(state.rounds, default=0)
+    if e.planned_rounds is not None and played > e.planned_rounds:
+        raise Rejected(
+            "planned_rounds",
+            f"{e.planned_rounds} planned rounds, but round {played} has facts already",
+        )
+    return dataclasses.replace(state, tournament=fixed)
 
 
 def _player(e: ev.PlayerRegistered | ev.PlayerCorrected) -> Player:
@@ -441,7 +462,7 @@ def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEv
     first = _first_round(event)
     if first > before.announced:
         return False
-    if after.players is not before.players:
+    if after.tournament is not before.tournament or after.players is not before.players:
         return True
     return not after.round(first).same_facts(before.round(first)) or _unfinished(after, event)
 
@@ -468,6 +489,8 @@ def _why(event: ev.InputEvent) -> str:
     """The correction, as the reason of the alerts it leads to says it."""
     if isinstance(event, ev.PlayerCorrected):
         return f"the registration of player {event.rank} was corrected"
+    if isinstance(event, ev.SystemCorrected):
+        return f"the event's system was corrected to {event.system.value.replace('_', ' ')}"
     if isinstance(event, ev.PlayerRemoved):
         return f"player {event.rank} was taken off the start list"
     if isinstance(event, ev.RoundReopened):

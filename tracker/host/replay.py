@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import contract as ev
+from tracker.domain.tournaments import System, round_robin_rounds
 from tracker.engine.evaluation import norm_event
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
@@ -92,24 +94,39 @@ def _jsonl(text: str, name: str) -> Iterator[Sourced]:
 
 
 def with_overrides(
-    events: Iterable[Sourced], edition: str | None = None, rounds: int | None = None
+    events: Iterable[Sourced],
+    edition: str | None = None,
+    rounds: int | None = None,
+    system: System | None = None,
 ) -> list[Sourced]:
     """Override what every tournament registration of the stream says: the regulation
-    ``edition`` (``--edition``) and the number of planned ``rounds`` (``--rounds``: the
-    number the file does not state, or states wrongly). ``None`` keeps the file's."""
+    ``edition`` (``--edition``), the number of planned ``rounds`` (``--rounds``: the
+    number the file does not state, or states wrongly) and the pairing ``system``
+    (``--system``: the arbiter names what the file does not tell; a round robin without a
+    number of rounds plans the rounds its field needs). ``None`` keeps the file's."""
+    events = list(events)
     update: dict[str, object] = {}
     if edition is not None:
         update["edition"] = edition
     if rounds is not None:
         update["planned_rounds"] = rounds
+    if system is not None:
+        update["system"] = system
+        update["system_evidence"] = f"--system {system.value}: named by the arbiter"
     if not update:
-        return list(events)
-    return [
-        Sourced(s.event.model_copy(update=update), s.where)
-        if isinstance(s.event, ev.TournamentRegistered)
-        else s
-        for s in events
-    ]
+        return events
+    players = Counter(s.event.tournament_id for s in events if s.event.type == "player_registered")
+    out = []
+    for s in events:
+        e = s.event
+        if isinstance(e, ev.TournamentRegistered):
+            fields = dict(update)
+            if system is not None and system.predetermined and rounds is None:
+                n = players[e.tournament_id]
+                fields["planned_rounds"] = e.planned_rounds or round_robin_rounds(n, system)
+            e = e.model_copy(update=fields)
+        out.append(Sourced(e, s.where) if e is not s.event else s)
+    return out
 
 
 @dataclasses.dataclass

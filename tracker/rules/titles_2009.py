@@ -124,6 +124,8 @@ class TitleRules2009:
     """Minutes each player must have for 60 moves in a norm event, and the article. 1.14
     lists the allowed time controls (the summary table of 1.6: "not less than 120 minutes");
     read as 120 minutes for 60 moves, the least of the listed controls."""
+    max_hours_per_day: tuple[int, str] | None = (12, "1.12")
+    """1.12: no more than 12 hours of play a day, assuming 60 moves."""
     max_rounds_per_day: tuple[int, str] | None = (2, "1.13")
     """1.13: no more than two rounds a day (a flag on the norm)."""
     one_round_days: tuple[int, frozenset[Title], str] | None = None
@@ -249,6 +251,8 @@ class TitleRules2009:
     after_norm_article: str = "1.42f"
     """Games after a norm achieved before the last round may be ignored."""
     last_round_forfeit_article: str = "1.42c"
+    unrated_zero_article: str = "1.42d"
+    """Unrated opponents with no point against rated ones, in round robins (2024: 1.4.2b)."""
 
     def may_ignore_wins(self, t: Tournament) -> bool:
         """1.42e: won games may be ignored, in every kind of tournament."""

@@ -85,6 +85,7 @@ class TitleRules2024(TitleRules2009):
     win_article: str = "1.4.1f"
     after_norm_article: str = "1.4.1e"
     last_round_forfeit_article: str = "1.4.2c"
+    unrated_zero_article: str = "1.4.2b"
     swiss_exemption_article: str = "1.4.3d"
     short_norm_article: str = "1.4.1c"
     game_date_ratings_after_days: int | None = 30
@@ -95,6 +96,8 @@ class TitleRules2024(TitleRules2009):
     played at least 30 rated games"."""
     norm_rate_minimum: tuple[int, str] | None = (120, "1.1.3")
     """1.1.3: each player must have at least 2 hours for all the moves, assuming 60 moves."""
+    max_hours_per_day: tuple[int, str] | None = (12, "1.1.2")
+    """1.1.2: at most 12 hours of play a day, assuming 60-move games."""
     max_rounds_per_day: tuple[int, str] | None = (2, "1.1.3")
     """1.1.3: no more than two rounds a day."""
     one_round_days: tuple[int, frozenset[Title], str] | None = (
