@@ -264,6 +264,9 @@ class Standing(_Event):
     score_text: str
     live_rating: int | None
     rating_change: int | None
+    note: str = Field(default="", exclude_if=_empty)
+    """A title level reached live that the edition counts only on a published rating list
+    (2009 1.3: FM, CM, WFM, WCM), said here instead of ``title_rating_reached``."""
 
 
 class _RoundSummary(_Alert):

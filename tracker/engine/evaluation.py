@@ -154,6 +154,10 @@ class PlayerRound:
     score: Fraction
     live: InterimRating | None
     reached: dict[Title, InterimRating]
+    """Title levels reached (announced as ``title_rating_reached``)."""
+    live_only: dict[Title, InterimRating] = dataclasses.field(default_factory=dict)
+    """Levels of titles by rating reached only live where the edition asks for a published
+    rating (2009 1.3): said in the round summary, never announced as reached."""
 
 
 def context(
@@ -233,12 +237,15 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
             if c.opponent is not None:
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
         interims = interim_ratings(player, games, rating_rules, on)
+        reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
+        published = rules.needs_published_rating
         row = PlayerRound(
             player=player,
             cells=mine,
             score=Fraction(half_points, 2),
             live=interims[-1] if interims else None,
-            reached=first_reached(player, interims, rules.rating_level_titles(player), min_games),
+            reached={t: r for t, r in reached.items() if not published(t)},
+            live_only={t: r for t, r in reached.items() if published(t)},
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)

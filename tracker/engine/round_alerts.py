@@ -596,10 +596,22 @@ def summary_fields(
                 "score_text": score_text(r.score),
                 "live_rating": r.live.rating if r.live else None,
                 "rating_change": r.live.change if r.live else None,
+                **({"note": _live_only(state, r)} if r.live_only else {}),
             }
             for r in rows
         ],
     }
+
+
+def _live_only(state: TournamentState, row: PlayerRound) -> str:
+    """The title levels a player reached live that the edition counts only on a published
+    list (2009 1.3): what the summary says instead of ``title_rating_reached``."""
+    article = state.title_rules.rating_title_article
+    return "; ".join(
+        f"{t.value} level {t.level} reached live in round {r.round} ({r.rating}): the "
+        f"{t.value} title needs it on a published rating list ({article})"
+        for t, r in sorted(row.live_only.items(), key=lambda kv: -kv[0].level)
+    )
 
 
 def summary_id(state: TournamentState, sent: Mapping[str, str], number: int) -> str:

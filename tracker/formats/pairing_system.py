@@ -153,8 +153,8 @@ def read_system(
             System.DOUBLE_ROUND_ROBIN, f"{none}; every pair of the {n} players met twice"
         )
     played = [k for k, pairs in enumerate(rounds, 1) if pairs]
-    if len(played) >= 2 and _follows_berger(ranks, rounds) and planned in (rr, drr):
-        system = System.ROUND_ROBIN if planned == rr else System.DOUBLE_ROUND_ROBIN
+    if len(played) >= 2 and _follows_berger(ranks, rounds) and planned in (None, rr, drr):
+        system = System.DOUBLE_ROUND_ROBIN if planned == drr else System.ROUND_ROBIN
         return SystemReading(
             system,
             f"{none}; the pairings follow the Berger table (C.05) for {n} players, and "

@@ -120,9 +120,10 @@ def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEv
     return None
 
 
-_SYSTEM_FIELDS = frozenset({"system", "planned_rounds", "system_evidence"})
+_SYSTEM_FIELDS = frozenset({"system", "planned_rounds", "system_evidence", "event_type"})
 """What a later export may put right in the registration: the system it reads from more
-evidence, with the rounds that system plans (a round robin's follow from its field)."""
+evidence, with the rounds that system plans (a round robin's follow from its field) and the
+``092`` words it was read from (the tracker keeps the first ``event_type``)."""
 
 
 def _system_correction(

@@ -91,6 +91,8 @@ class TitleRules2024(TitleRules2009):
     game_date_ratings_after_days: int | None = 30
     """1.1.4 and 1.4.6a: "In tournaments which last longer than 30 days, the opponents'
     ratings … used shall be those applying when the games were played"."""
+    rating_titles_published: bool = False
+    """1.3: "Titles may be gained by achieving a published or interim rating at some time"."""
     rating_title_min_games: int | None = 30
     """1.3: "For ratings achieved after 1st July 2017, the player must at that time have
     played at least 30 rated games"."""
