@@ -36,12 +36,13 @@ def test_the_secured_alert_comes_after_round_8_with_the_proof() -> None:
     norms = [a for a in found if isinstance(a, ev.NormAchieved)]
     assert [(a.player.rank, a.title, a.round) for a in norms] == [(10, "GM", 8)]
     (norm,) = norms
-    assert norm.secured_early and not norm.conditions
+    assert norm.secured_early
+    assert not norm.conditions
     assert norm.secured_because.startswith("certain after round 8: with 0 points in each")
     assert "(round 9 Ellis, Edward)" in norm.secured_because
     proof = norm.evidence
     assert (proof.games, proof.score, proof.average_rating, proof.performance) == (9, 6, 2506, 2631)
-    assert proof.counted[-1].round == 9 and proof.counted[-1].result == "0"
+    assert (proof.counted[-1].round, proof.counted[-1].result) == (9, "0")
 
 
 def _state_after(number: int) -> tuple[TournamentState, list[ev.InputEvent]]:
@@ -98,7 +99,8 @@ def test_2009_1_3_a_live_fm_level_is_not_a_title_level_reached() -> None:
     assert not [a for a in found if isinstance(a, ev.TitleRatingReached)]
     last = [a for a in found if isinstance(a, ev.RoundFinished)][-1]
     (climber,) = [s for s in last.standings if s.player.rank == 1]
-    assert climber.live_rating is not None and climber.live_rating >= 2300
+    assert climber.live_rating is not None
+    assert climber.live_rating >= 2300
     assert "FM level 2300 reached live in round" in climber.note
     assert "needs it on a published rating list (1.3)" in climber.note
 
@@ -156,7 +158,8 @@ def test_non_is_never_a_federation_for_the_exemption_or_the_mix(edition: str | N
     state, found = replayed(_non_swiss(edition))
     assert not [a for a in found if isinstance(a, ev.NormAchieved)]
     ctx = context(state, 9)
-    assert not ctx.swiss_exempt and not ctx.swiss_exempt_possible
+    assert not ctx.swiss_exempt
+    assert not ctx.swiss_exempt_possible
     rules = state.title_rules
     assert not rules.is_foreign("NON", "GER")
     assert rules.is_foreign("FRA", "GER")

@@ -150,7 +150,8 @@ def follow(*texts: str) -> tuple[list[ev.InputEvent], list[ev.OutputEvent]]:
     for text in texts:
         snap: Snapshot = read_snapshot(text)
         step = follow_snapshot(ledger, last, snap)
-        assert step.taken and step.settled is not None, step.reports
+        assert step.taken, step.reports
+        assert step.settled is not None
         assert not [r for r in step.reports if r.kind == "not expressible"], step.reports
         for fact in step.settled.send:
             sent.append(fact.event)
@@ -175,7 +176,8 @@ def test_a_later_export_corrects_the_guess_and_the_norm_is_revoked() -> None:
     fixes = [e for e in sent if isinstance(e, ev.SystemCorrected)]
     assert [(e.system, e.planned_rounds) for e in fixes] == [(System.ROUND_ROBIN, 11)]
     (norm,) = norms(out)
-    assert norm.conditions and not norm.secured_early
+    assert norm.conditions
+    assert not norm.secured_early
     revoked = [a for a in out if isinstance(a, ev.NormRevoked)]
     assert [(a.player.rank, a.title) for a in revoked] == [(10, "GM")]
     assert "the event's system was corrected to round robin" in revoked[0].reason

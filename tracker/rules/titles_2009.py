@@ -545,9 +545,9 @@ FIDE_2009R2017 = dataclasses.replace(
 """1.3 (as the 2024 text keeps it): "Titles may be gained by achieving a published or interim
 rating at some time … For ratings achieved after 1st July 2017, the player must at that time
 have played at least 30 rated games". The revision takes the whole sentence, interim ratings
-with it (the 2014 and 2017 wordings were not found verbatim: a reading). Read as a rule of events starting on or
-after 1 July 2017, the day the 2017 regulations took effect (the edition is chosen by the
-start date, 1.53)."""
+with it (the 2014 and 2017 wordings were not found verbatim: a reading). Read as a rule of
+events starting on or after 1 July 2017, the day the 2017 regulations took effect (the
+edition is chosen by the start date, 1.53)."""
 
 FIDE_2009R2022 = dataclasses.replace(
     FIDE_2009R2017,
