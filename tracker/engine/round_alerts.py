@@ -48,7 +48,7 @@ from tracker.engine.evaluation import (
 )
 from tracker.engine.event_flags import TournamentFlags
 from tracker.engine.prospects import Outlook, Prospect, Status
-from tracker.engine.secured import Condition, certain_norm, conditions, system_condition
+from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
 from tracker.engine.state import TournamentState
 from tracker.norms.live_rating import InterimRating
 from tracker.norms.search import Cell, Context, Verdict
@@ -74,10 +74,10 @@ class RoundView:
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
-    certain: dict[Key, str] = dataclasses.field(default_factory=dict)
-    """Round robins, before the last round: the norms no result of the remaining games can
-    take away (:func:`certain_norm`; their verdict in :attr:`norms` is the worst case over
-    every scheduled round), with why."""
+    secured: dict[Key, Secured] = dataclasses.field(default_factory=dict)
+    """The norms no later round can take away (:func:`secured_norm`), with why; those
+    certain before they are achieved (a round robin's) are in :attr:`norms` too, with their
+    worst case over every scheduled round."""
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -86,13 +86,9 @@ class RoundView:
 
     def announces(self, key: Key) -> bool:
         """Whether a norm of :attr:`norms` is announced after this round: after the last
-        round, where the edition lets a norm before it stand, or when it is certain."""
-        return self.last or self.before_last_allowed or key in self.certain
-
-    @property
-    def secured(self) -> set[Key]:
-        """The norms no later round can take away."""
-        return {k for k in self.norms if k not in self.pending and self.announces(k)}
+        round, where the edition lets a norm before it stand (secured, or with its
+        conditions), or when it is secured (certain)."""
+        return self.last or self.before_last_allowed or key in self.secured
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
@@ -103,7 +99,6 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     ctx = context(state, number, cells)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    certain = _certain(state, rows, cells, ctx, norms, number, before_last_allowed)
     assumed = system_condition(state)  # an unknown system: every norm, every round
     later = not last and before_last_allowed
     pending = {
@@ -114,6 +109,8 @@ def view_after(state: TournamentState, number: int) -> RoundView:
             + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
         )
     }
+    secured = _secured(state, rows, cells, ctx, norms, pending, number)
+    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
     return RoundView(
         number,
         norm_event(state),
@@ -124,35 +121,38 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         pending,
         last,
         before_last_allowed,
-        certain,
+        secured,
     )
 
 
-def _certain(
+def _secured(
     state: TournamentState,
     rows: Sequence[PlayerRound],
     cells: Mapping[int, Sequence[Cell]],
     ctx: Context,
-    norms: dict[Key, Verdict],
+    norms: Mapping[Key, Verdict],
+    pending: Mapping[Key, tuple[Condition, ...]],
     number: int,
-    before_last_allowed: bool,
-) -> dict[Key, str]:
-    """Round robins before the last round: the norms :func:`certain_norm` proves, put into
-    ``norms`` with their worst-case verdict (over one achieved so far only where the edition
-    would not let that one stand: 2024 1.4.1e), and why each is certain."""
+) -> dict[Key, Secured]:
+    """:func:`secured_norm` of every norm achieved, and in a round robin before its last
+    round of every norm a player can still gain (it may be certain)."""
+    keys = list(norms)
     t = state.tournament
-    if not t.system.predetermined or t.is_last(number) or t.planned_rounds is None:
-        return {}
-    found: dict[Key, str] = {}
-    for row in rows:
-        rank = row.player.rank
-        for title in state.title_rules.eligible_norm_titles(row.player):
-            if before_last_allowed and (rank, title) in norms:
-                continue  # achieved, and it stands (1.42f)
-            sure = certain_norm(state, rank, title, number, cells[rank], ctx)
-            if sure is not None:
-                norms[(rank, title)] = sure.verdict
-                found[(rank, title)] = sure.because
+    if t.system.predetermined and not t.is_last(number):
+        eligible = state.title_rules.eligible_norm_titles
+        keys += [
+            key
+            for row in rows
+            for title in eligible(row.player)
+            if (key := (row.player.rank, title)) not in norms
+        ]
+    found = {}
+    for key in keys:
+        verdict = norms.get(key)
+        given = pending.get(key, ()) if verdict is not None else None
+        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
+        if sure is not None:
+            found[key] = sure
     return found
 
 
@@ -249,7 +249,7 @@ def make_norm(
         player=player_ref(player),
         title=title.value,
         secured_early=not view.last and not open_conditions,
-        secured_because=_because(state, view, player, title, open_conditions),
+        secured_because=_because(view, player, title),
         evidence=proof,
         flags=ev.NormFlags(
             half_point_bye_last_round=half_bye_last,
@@ -348,24 +348,11 @@ def revoke_norm(
     )
 
 
-def _because(
-    state: TournamentState,
-    view: RoundView,
-    player: Player,
-    title: Title,
-    open_conditions: Sequence[Condition],
-) -> str:
+def _because(view: RoundView, player: Player, title: Title) -> str:
     """Why a norm announced before the last round is secured; empty after the last round
     and while conditions are open."""
-    if view.last or open_conditions:
-        return ""
-    certain = view.certain.get((player.rank, title))
-    if certain:
-        return certain
-    return (
-        f"achieved after round {view.number}: {state.title_rules.after_norm_article} lets the "
-        "games after it go, so no later result can take it away"
-    )
+    sure = view.secured.get((player.rank, title))
+    return sure.because if sure is not None and not view.last else ""
 
 
 def _one_round_days(state: TournamentState, title: Title, flags: TournamentFlags) -> bool | None:
@@ -521,7 +508,9 @@ def prospect_alerts(
         alert: ev.NormProspect | ev.NormOutOfReach
         if p.status is Status.SECURED:
             ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            alert = _prospect_event(state, number, p, ident, "left", None, title)
+            sure = view.secured[(rank, title)]
+            why = "norm certain whatever the remaining games bring" if sure.certain else ""
+            alert = _prospect_event(state, number, p, ident, "left", None, title, why)
         else:
             detail = outlook.prospect(rank, title, secured=False)
             ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
@@ -554,8 +543,10 @@ def _prospect_event(
     status: Literal["entered", "left"],
     detail: ev.Prospect | None,
     title: Title,
+    why: str = "",
 ) -> ev.NormProspect:
-    """A player entering contention (with the prospect) or leaving it with the norm."""
+    """A player entering contention (with the prospect) or leaving it with the norm
+    (achieved, or ``why`` it is secured before it is)."""
     return ev.NormProspect(
         alert_id=ident,
         tournament_id=state.tournament.id,
@@ -565,7 +556,7 @@ def _prospect_event(
         title=title.value,
         status=status,
         in_contention=status == "entered",
-        reason="the norm is still possible" if status == "entered" else "norm achieved",
+        reason="the norm is still possible" if status == "entered" else why or "norm achieved",
         prospect=detail,
     )
 

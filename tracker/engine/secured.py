@@ -141,12 +141,61 @@ def system_condition(state: TournamentState) -> tuple[Condition, ...]:
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
-class Certain:
-    """A round-robin norm that no result of the remaining games can take away: the verdict
-    over every scheduled round with 0 points in each remaining game, and why."""
+class Secured:
+    """A norm no later result can take away (:func:`secured_norm`): the verdict it is
+    announced with and why (empty after the last round, where nothing is left to take it
+    away). For a norm certain before it is achieved (:attr:`certain`), the verdict is the
+    worst case over every scheduled round."""
 
     verdict: Verdict
     because: str
+    certain: bool = False
+
+
+def secured_norm(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    verdict: Verdict | None,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    ctx: Context | None = None,
+    open_conditions: Sequence[Condition] | None = None,
+) -> Secured | None:
+    """The one test of *secured*, which the alerts, ``check``, the views and the certificate
+    share: the player's ``title`` norm after round ``up_to`` (``verdict``: the best attempt
+    on the games played, ``None`` when not worked out because it is not achieved) can no
+    longer be taken away. Never while the system is unknown (:func:`system_condition`);
+    after the last round, when achieved; before it, when achieved, the edition lets the
+    later games go (1.42f / 1.4.1e) and no condition is open (:func:`conditions`;
+    ``open_conditions``: already worked out), or else when certain (:func:`certain_norm`).
+    ``cells`` and ``ctx`` are those of round ``up_to``, worked out when not given."""
+    if system_condition(state):
+        return None
+    t, rules = state.tournament, state.title_rules
+    last = t.is_last(up_to)
+    achieved = verdict is not None and verdict.achieved
+    if achieved and last:
+        assert verdict is not None
+        return Secured(verdict, "")
+    if last or (not achieved and not t.system.predetermined):
+        return None  # a Swiss: nothing is claimed before the norm is achieved
+    if cells is None:
+        cells = state.all_cells(up_to)
+    if ctx is None:
+        ctx = context(state, up_to, cells)
+    mine = cells.get(rank, ())
+    if achieved and rules.may_ignore_after_norm(t):
+        assert verdict is not None
+        if open_conditions is None:
+            open_conditions = conditions(state, ctx, rank, mine, title, up_to)
+        if not open_conditions:
+            because = (
+                f"achieved after round {up_to}: {rules.after_norm_article} lets the games "
+                "after it go, so no later result can take it away"
+            )
+            return Secured(verdict, because)
+    return certain_norm(state, rank, title, up_to, mine, ctx)
 
 
 def certain_norm(
@@ -156,16 +205,21 @@ def certain_norm(
     up_to: int,
     cells: Sequence[Cell],
     ctx: Context,
-) -> Certain | None:
+) -> Secured | None:
     """The player's ``title`` norm when it is certain after round ``up_to`` of a round
     robin (see the module docstring), else ``None``. Only against rated opponents (a game
-    against an unrated one may stop counting, 1.42d) and with the remaining pairings, where
-    not yet sent, taken in the order of the opponents' start ranks."""
+    against an unrated one may stop counting, 1.42d). The remaining games not paired yet
+    are placed in the player's free rounds in the order of the opponents' start ranks; as
+    their rounds are not known, any of them may be the last round's game, and every other
+    may be lost by forfeit."""
     t, rules = state.tournament, state.title_rules
     planned = t.planned_rounds
     if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
         return None
-    future = _remaining_games(state, rank, cells, up_to, planned)
+    remaining = _remaining_games(state, rank, cells, up_to, planned)
+    if remaining is None:
+        return None
+    future, last_game = remaining
     if not future or len(future) > _MOST_REMAINING:
         return None
     players = state.players
@@ -176,52 +230,75 @@ def certain_norm(
     worst = find_norm(player, [*cells, *future], title, ctx, rules)
     if worst is None:
         return None
-    droppable = [c for c in future if c.round != planned]
-    for k in range(1, len(droppable) + 1):
-        for gone in itertools.combinations(droppable, k):
+    for k in range(1, len(future) + 1):
+        for gone in itertools.combinations(future, k):
+            if last_game and all(c in gone for c in last_game):
+                continue  # the last round's game is played (1.42c)
             kept = [c for c in future if c not in gone]
             if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
                 return None
+    paired = {n for n in range(up_to + 1, planned + 1) if state.round(n).opponent_board(rank)}
     games = ", ".join(
-        f"round {c.round} {players[o].name}" for c in future if (o := c.opponent) is not None
+        f"round {c.round} {players[o].name}" if c.round in paired else players[o].name
+        for c in future
+        if (o := c.opponent) is not None
+    )
+    placed = (
+        " (the games not paired yet placed in the rounds still free, in start-rank order)"
+        if len(paired) < len(future)
+        else ""
     )
     because = (
         f"certain after round {up_to}: with 0 points in each remaining game ({games}), "
-        f"counted as lost in the evidence, the norm holds over all {planned} rounds, and an "
-        "opponent's forfeit before the last round (a game that does not count, "
-        f"{rules.articles['bye']}) does not take it away; the player plays the games"
+        f"counted as lost in the evidence{placed}, the norm holds over all {planned} rounds, "
+        "and a forfeit before the last round (a game that does not count, "
+        f"{rules.articles['bye']}) does not take it away; the player plays the last round"
     )
-    return Certain(worst, because)
+    return Secured(worst, because, certain=True)
 
 
 def _remaining_games(
     state: TournamentState, rank: int, cells: Sequence[Cell], up_to: int, planned: int
-) -> list[Cell] | None:
+) -> tuple[list[Cell], tuple[Cell, ...]] | None:
     """The player's games of rounds ``up_to`` + 1 … ``planned`` of a round robin, each lost:
     on the boards already paired, the rest against the opponents not yet met (twice over in
-    a double round robin) in start-rank order, round by round; ``None`` when the schedule
-    does not add up (more games left than rounds)."""
+    a double round robin) in start-rank order, in the rounds still free (without a board or
+    a bye entered ahead); ``None`` when the schedule does not add up (more games left than
+    free rounds). Then the games one of which is the last round's: its board when paired;
+    the games not paired when they fill the free rounds, the last among them; none when the
+    player may have no game in the last round (a bye entered, or more free rounds than
+    games left: a round robin of an odd number)."""
     cycles = 2 if state.tournament.system is System.DOUBLE_ROUND_ROBIN else 1
     left = {other: cycles for other in state.players if other != rank}
     for c in cells:
         if c.opponent is not None and c.opponent in left:
             left[c.opponent] -= 1
     paired: dict[int, int] = {}
+    free: list[int] = []
     for number in range(up_to + 1, planned + 1):
-        board = state.round(number).opponent_board(rank)
+        played = state.round(number)
+        board = played.opponent_board(rank)
         if board is not None:
             other = board[0] if board[1] == rank else board[1]
             paired[number] = other
             left[other] = left.get(other, 0) - 1
+        elif rank not in played.byes:
+            free.append(number)
     if any(n < 0 for n in left.values()):
         return None
     unpaired = [o for o in sorted(left) for _ in range(left[o])]
-    free = [n for n in range(up_to + 1, planned + 1) if n not in paired]
     if len(unpaired) > len(free):
         return None
     rounds = dict(paired)
     rounds.update(zip(free, unpaired, strict=False))
-    return [Cell(n, other, Code.LOSS) for n, other in sorted(rounds.items())]
+    future = [Cell(n, other, Code.LOSS) for n, other in sorted(rounds.items())]
+    if planned in paired:
+        last_game = tuple(c for c in future if c.round == planned)
+    elif planned in free and len(unpaired) == len(free):
+        last_game = tuple(c for c in future if c.round not in paired)
+    else:
+        last_game = ()
+    return future, last_game
 
 
 def _open_unrated(
@@ -276,28 +353,6 @@ def _holds_either_way(
     return True
 
 
-def norm_secured(
-    state: TournamentState,
-    rank: int,
-    title: Title,
-    verdict: Verdict,
-    up_to: int,
-    cells: Mapping[int, Sequence[Cell]] | None = None,
-    ctx: Context | None = None,
-) -> bool:
-    """Whether the achieved ``verdict`` after round ``up_to`` can no longer be taken away:
-    after the last round, or before it where the edition lets later games go and nothing
-    the later rounds bring can break it (:func:`pending`)."""
-    if not verdict.achieved or system_condition(state):
-        return False
-    t = state.tournament
-    if t.is_last(up_to):
-        return True
-    if not state.title_rules.may_ignore_after_norm(t):
-        return False
-    return not pending(state, rank, title, up_to, cells, ctx)
-
-
 def pending(
     state: TournamentState,
     rank: int,
@@ -320,11 +375,11 @@ def pending(
 
 
 __all__ = [
-    "Certain",
     "Condition",
+    "Secured",
     "certain_norm",
     "conditions",
-    "norm_secured",
     "pending",
+    "secured_norm",
     "system_condition",
 ]

@@ -10,7 +10,7 @@ from tracker.domain.titles import NORM_TITLES, Title
 from tracker.engine.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.engine.evaluation import norm_event, verdict_for
 from tracker.engine.prospects import Outlook
-from tracker.engine.secured import norm_secured
+from tracker.engine.secured import secured_norm
 from tracker.engine.state import TournamentState
 from tracker.rules import title_rules_named
 
@@ -202,13 +202,20 @@ def check_lines(
     view = Outlook(state, up_to) if ongoing and norm_event(state).norms else None
     for i, t in enumerate(titles):
         verdict = verdict_for(state, rank, t, up_to)
+        sure = (
+            secured_norm(state, rank, t, verdict, up_to, view.cells, view.facts_ctx)
+            if view is not None
+            else None
+        )
+        if sure is not None and sure.certain:
+            verdict = sure.verdict  # the worst case over every scheduled round
         if i:
             lines.append("")
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
         lines += breakdown(proof, ref, rules.name)
         if view is not None:
-            secured = norm_secured(state, rank, t, verdict, up_to, view.cells, view.facts_ctx)
-            p = view.prospect(rank, t, secured)
+            p = view.prospect(rank, t, sure is not None)
+            reason = sure.because if sure is not None else p.reason
             lines.append("")
-            lines += prospect(p.status.value, p.reason, prospect_detail(p), ref, t.value, up_to)
+            lines += prospect(p.status.value, reason, prospect_detail(p), ref, t.value, up_to)
     return lines, 0

@@ -31,7 +31,7 @@ from tracker.engine.evaluation import PlayerRound, norm_event, verdict_for
 from tracker.engine.evaluation import standings as evaluate_standings
 from tracker.engine.norm_in_force import alert_in_force
 from tracker.engine.prospects import Outlook
-from tracker.engine.secured import norm_secured
+from tracker.engine.secured import secured_norm
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell
 
@@ -271,10 +271,8 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
             made = alert_in_force(state, rank, title) if alert is not None else None
             outlook = None
             if view is not None:
-                secured = norm_secured(
-                    state, rank, title, verdict, up_to, view.cells, view.facts_ctx
-                )
-                outlook = view.prospect(rank, title, secured)
+                sure = secured_norm(state, rank, title, verdict, up_to, view.cells, view.facts_ctx)
+                outlook = view.prospect(rank, title, sure is not None)
             statuses.append(
                 NormStatus(
                     title=title.value,
