@@ -121,16 +121,12 @@ def cmd_follow(args: argparse.Namespace) -> int:
     def report(r: Report) -> None:
         say(f"follow: {r}")
 
-    start_list, start_trf = _start_list(args.players) if args.players else (None, None)
-    overrides: dict[str, object] = {}
-    if args.rounds is not None:
-        overrides["planned_rounds"] = args.rounds
-    if args.system is not None:
-        from tracker.domain.tournaments import System
+    from tracker import contract as ev
+    from tracker.domain.tournaments import System
 
-        overrides["system"] = System(args.system)
-    if args.edition is not None:
-        overrides["edition"] = args.edition
+    start_list, start_trf = _start_list(args.players) if args.players else (None, None)
+    named = System(args.system) if args.system else None
+    overrides = ev.Overrides(args.edition, args.rounds, named)
     options = Options(
         interval=args.interval,
         accept_removals=args.accept_removals,
@@ -197,23 +193,28 @@ def _start_list(path: str) -> tuple[Any, Any]:
 
 
 def _event(
-    args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: dict[str, object]
+    args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: Any
 ) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
-    with the event facts of the command line over it."""
+    with the event facts of the command line over it. The system is what the start list's
+    records say (:mod:`tracker.formats.pairing_system`; a rating list says nothing), else
+    ``--system``: unknown where neither tells."""
     import dataclasses
 
     import pydantic
 
     from tracker import contract as ev
-    from tracker.domain.tournaments import System, round_robin_rounds
+    from tracker.domain.tournaments import System
     from tracker.formats.trf import TrfError, slugify, to_events
     from tracker.host.replay import InputError
 
-    fields: dict[str, object] = {}
+    fields: dict[str, object] = {
+        "system": System.UNKNOWN,
+        "system_evidence": "system unknown: a broadcast followed alone, whose start list "
+        "names no system (--system names it)",
+    }
     if start_trf is not None:
-        # a start list: its header and players, not its rounds (a round robin without XNS
-        # is not inferred from a start list)
+        # a start list: its header and players, not its rounds
         trf = start_trf.without_rounds()
         if args.start_date is not None and trf.header.start_date is None:
             # the command line dates a start list that does not (neither 042 nor 132)
@@ -229,10 +230,10 @@ def _event(
             header = start_trf.header
             fields = {"name": header.name, "start_date": header.start_date}
             fields = {k: v for k, v in fields.items() if v}
-        if start_trf.header.system is None and fields.get("system") is System.UNKNOWN:
-            # a start list whose records do not name the system: the broadcast's default
-            fields.pop("system", None)
-            fields.pop("system_evidence", None)
+            reading = trf.system_reading
+            fields["system"] = reading.system
+            if header.system is None:
+                fields["system_evidence"] = reading.evidence
     given = {
         "name": args.name,
         "start_date": args.start_date,
@@ -243,12 +244,8 @@ def _event(
         "round_dates": args.round_dates,
     }
     fields.update({k: v for k, v in given.items() if v is not None})
-    fields.update(overrides)
-    system = System(fields.setdefault("system", System.ROUND_ROBIN))
     if "tournament_id" not in fields and fields.get("name"):
         fields["tournament_id"] = slugify(str(fields["name"]))
-    if fields.get("planned_rounds") is None and system.predetermined:
-        fields["planned_rounds"] = round_robin_rounds(len(start_list.players), system)
     for name, flag in (
         ("tournament_id", "--tournament-id or --name"),
         ("start_date", "--start-date"),
@@ -256,11 +253,12 @@ def _event(
         if not fields.get(name):
             raise InputError(f"{flag}: a broadcast followed alone needs it")
     try:
-        return ev.TournamentRegistered.model_validate(fields)
+        registered = ev.TournamentRegistered.model_validate(fields)
     except pydantic.ValidationError as exc:
         raise InputError(
             f"event facts: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}"
         ) from None
+    return overrides.apply(registered, len(start_list.players))
 
 
 __all__ = ["cmd_follow", "register"]

@@ -74,6 +74,7 @@ from tracker.contract.outputs import (
     TitleRatingReached,
     TitleRatingRevoked,
 )
+from tracker.contract.overrides import Overrides
 
 __all__ = [
     "MAX_FIDE_ID",
@@ -109,6 +110,7 @@ __all__ = [
     "NormProspectRevoked",
     "NormRevoked",
     "OutputEvent",
+    "Overrides",
     "Pairing",
     "PairingRemoved",
     "PlayerCorrected",

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import contract as ev
-from tracker.domain.tournaments import System, round_robin_rounds
+from tracker.domain.tournaments import System
 from tracker.engine.evaluation import norm_event
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
@@ -99,34 +99,20 @@ def with_overrides(
     rounds: int | None = None,
     system: System | None = None,
 ) -> list[Sourced]:
-    """Override what every tournament registration of the stream says: the regulation
-    ``edition`` (``--edition``), the number of planned ``rounds`` (``--rounds``: the
-    number the file does not state, or states wrongly) and the pairing ``system``
-    (``--system``: the arbiter names what the file does not tell; a round robin without a
-    number of rounds plans the rounds its field needs). ``None`` keeps the file's."""
+    """Every tournament registration of the stream with the arbiter's ``--edition``,
+    ``--rounds`` and ``--system`` over it (:class:`~tracker.contract.Overrides`; ``None``
+    keeps the file's)."""
     events = list(events)
-    update: dict[str, object] = {}
-    if edition is not None:
-        update["edition"] = edition
-    if rounds is not None:
-        update["planned_rounds"] = rounds
-    if system is not None:
-        update["system"] = system
-        update["system_evidence"] = f"--system {system.value}: named by the arbiter"
-    if not update:
+    given = ev.Overrides(edition, rounds, system)
+    if not given:
         return events
     players = Counter(s.event.tournament_id for s in events if s.event.type == "player_registered")
-    out = []
-    for s in events:
-        e = s.event
-        if isinstance(e, ev.TournamentRegistered):
-            fields = dict(update)
-            if system is not None and system.predetermined and rounds is None:
-                n = players[e.tournament_id]
-                fields["planned_rounds"] = e.planned_rounds or round_robin_rounds(n, system)
-            e = e.model_copy(update=fields)
-        out.append(Sourced(e, s.where) if e is not s.event else s)
-    return out
+    return [
+        Sourced(given.apply(s.event, players[s.event.tournament_id]), s.where)
+        if isinstance(s.event, ev.TournamentRegistered)
+        else s
+        for s in events
+    ]
 
 
 @dataclasses.dataclass
