@@ -229,8 +229,9 @@ class RoundReopened(_Input):
 class SystemCorrected(_Input):
     """The event's pairing system put right: a later export tells what an earlier one had
     to guess (a round robin exported mid-event read as unknown, or an XNS typed wrong).
-    ``planned_rounds`` and ``system_evidence`` as ``tournament_registered`` has them, for
-    the system as it is now (a round robin's rounds follow from its field); the rest of
+    ``planned_rounds``, ``system_evidence`` and ``event_type`` (TRF ``092``, the words the
+    system may be read from; absent: as registered) as ``tournament_registered`` has them,
+    for the system as it is now (a round robin's rounds follow from its field); the rest of
     the registration stands. Everything announced is worked out again from round 1."""
 
     type: Literal["system_corrected"] = "system_corrected"
@@ -238,6 +239,7 @@ class SystemCorrected(_Input):
     system: System
     planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
     system_evidence: Evidence | None = Field(default=None, exclude_if=_absent)
+    event_type: Name | None = Field(default=None, exclude_if=_absent)
 
 
 InputEvent = Annotated[

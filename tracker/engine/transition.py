@@ -154,11 +154,15 @@ def _register_tournament(
 
 
 def _correct_system(state: TournamentState, e: ev.SystemCorrected) -> TournamentState:
-    """The system (and the rounds it plans, and how it was read) put right. Refused when
-    the rounds already played do not fit the rounds it plans."""
+    """The system (and the rounds it plans, how it was read and the ``092`` words) put
+    right. Refused when the rounds already played do not fit the rounds it plans."""
     t = state.tournament
     fixed = dataclasses.replace(
-        t, system=e.system, planned_rounds=e.planned_rounds, system_evidence=e.system_evidence
+        t,
+        system=e.system,
+        planned_rounds=e.planned_rounds,
+        system_evidence=e.system_evidence,
+        event_type=t.event_type if e.event_type is None else e.event_type,
     )
     if fixed == t:
         return state

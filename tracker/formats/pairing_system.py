@@ -51,12 +51,14 @@ _WORDS: tuple[tuple[str, System | str], ...] = (
     ),
     (
         r"\bswiss\b|\bschweizer\b|\bsuisse\b|\bsuizo\b|\bdutch\b|\bdubov\b|\bburstein\b"
-        r"|\blim\b|швейцар",
+        r"|\blim\b|швейцар|^fide team\b",
         System.SWISS,
     ),
 )
 """What a word of ``092``/``192`` names, checked in this order (``double round robin`` before
-``round robin``). A text is folded first: ``-`` and ``_`` read as blanks."""
+``round robin``). A text is folded first: ``-`` and ``_`` read as blanks. TRF26's codes
+for 192 (``FIDE_DUTCH_2025``, ``BERGER_ROUNDROBIN_G2``, ``FIDE_DOUBLEROUNDROBIN``, the team
+Swiss's ``FIDE_TEAM_…``) read with the same words."""
 
 _TEAM = re.compile(r"\bteam\b|\bmannschaft|команд", re.IGNORECASE)
 
@@ -79,6 +81,8 @@ def named_system(text: str) -> System | str | None:
     (<System.DOUBLE_ROUND_ROBIN: 'double_round_robin'>, None)
     >>> named_system("Team Round Robin"), named_system("Team Swiss System")
     ('a team event that is not a Swiss', <System.SWISS: 'swiss'>)
+    >>> named_system("FIDE_TEAM_BAKU"), named_system("BERGER_DOUBLEROUNDROBIN")
+    (<System.SWISS: 'swiss'>, <System.DOUBLE_ROUND_ROBIN: 'double_round_robin'>)
     """
     folded = re.sub(r"[-_]", " ", text).lower()
     found: System | str | None = None
@@ -90,6 +94,15 @@ def named_system(text: str) -> System | str | None:
         # players of a team event meet whom the line-ups send: only a team Swiss is read
         return "a team event that is not a Swiss"
     return found
+
+
+def _named(code: str, text: str) -> System | str | None:
+    """:func:`named_system` of one record; ``192`` holds nothing but the system's code, so a
+    code it does not know names a system the rules here do not model."""
+    what = named_system(text)
+    if what is None and code == "192":
+        return "a system this reader does not know"
+    return what
 
 
 def berger_pairs(players: int, number: int) -> frozenset[Pair]:
@@ -125,7 +138,7 @@ def read_system(
     file says (``XXR``, ``142``, ``132``), and ``words``: each record that speaks of the
     type of the event, as ``(code, text)``."""
     n = len(ranks)
-    said = [(code, text, what) for code, text in words if (what := named_system(text))]
+    said = [(code, text, what) for code, text in words if (what := _named(code, text))]
     meetings: Counter[Pair] = Counter(p for pairs in rounds for p in pairs)
     twice = [p for p, k in meetings.items() if k > 1]
     every_pair = n * (n - 1) // 2
@@ -139,7 +152,7 @@ def read_system(
     if named:
         (what,) = named
         if isinstance(what, str):
-            return _unknown(f"{quoted} names {what}, a system the norm rules here do not model")
+            return _unknown(f"{quoted} names {what}, which the norm rules here do not model")
         problem = _against(what, n, rr, drr, planned, meetings, twice)
         if problem:
             return _unknown(f"{quoted} names {_NAMES[what]}, but {problem}")

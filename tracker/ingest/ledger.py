@@ -122,8 +122,8 @@ def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEv
 
 _SYSTEM_FIELDS = frozenset({"system", "planned_rounds", "system_evidence", "event_type"})
 """What a later export may put right in the registration: the system it reads from more
-evidence, with the rounds that system plans (a round robin's follow from its field) and the
-``092`` words it was read from (the tracker keeps the first ``event_type``)."""
+evidence, with the rounds that system plans (a round robin's follow from its field), how it
+was read and the ``092`` words it was read from."""
 
 
 def _system_correction(
@@ -151,6 +151,7 @@ def _system_correction(
         system=after.system,
         planned_rounds=after.planned_rounds,
         system_evidence=after.system_evidence,
+        event_type=after.event_type,
     )
 
 
