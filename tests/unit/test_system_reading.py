@@ -60,6 +60,8 @@ def norms(found: list[ev.OutputEvent]) -> list[ev.NormAchieved]:
         ("Swiss system", System.SWISS),
         ("Individual: Swiss Dutch (Swiss Master 5.7 build 8)", System.SWISS),
         ("FIDE_DUTCH_2026_BAKU", System.SWISS),  # TRF26 192
+        ("FIDE_TEAM_BAKU", System.SWISS),  # TRF26 192: the FIDE team Swiss
+        ("BERGER_DOUBLEROUNDROBIN", System.DOUBLE_ROUND_ROBIN),
         ("Team Swiss System", System.SWISS),
         ("Швейцарская система", System.SWISS),
         ("Scheveningen", "a Scheveningen event"),
@@ -87,6 +89,11 @@ def test_evidence_that_disagrees_or_is_missing_leaves_the_system_unknown() -> No
     assert read_system(ranks, [], 11, both).system is System.UNKNOWN
     assert read_system(ranks, [], 11, []).system is System.UNKNOWN  # 11 rounds fit both
     assert read_system(ranks, [], 7, []).system is System.SWISS  # too few for a round robin
+    coded = read_system(ranks, [], 7, [("192", "FIDE_SCHILLER_4x3")])  # a code not known
+    assert coded.system is System.UNKNOWN
+    assert "names a system this reader does not know" in coded.evidence
+    team = [("092", "Team Swiss System"), ("192", "FIDE_TEAM_BAKU")]
+    assert read_system(ranks, [], 7, team).system is System.SWISS
     berger = [berger_pairs(12, k) for k in (1, 2, 3)]
     reading = read_system(ranks, berger, None, [])
     assert reading.system is System.ROUND_ROBIN
@@ -175,6 +182,7 @@ def test_a_later_export_corrects_the_guess_and_the_norm_is_revoked() -> None:
     sent, out = follow(without(ROUND_3, "092"), without(ROUND_9, "092"), ROUND_9, COMPLETE)
     fixes = [e for e in sent if isinstance(e, ev.SystemCorrected)]
     assert [(e.system, e.planned_rounds) for e in fixes] == [(System.ROUND_ROBIN, 11)]
+    assert fixes[0].event_type == "Individual: Round-Robin"  # the 092 it was read from
     (norm,) = norms(out)
     assert norm.conditions
     assert not norm.secured_early
@@ -182,3 +190,24 @@ def test_a_later_export_corrects_the_guess_and_the_norm_is_revoked() -> None:
     assert [(a.player.rank, a.title) for a in revoked] == [(10, "GM")]
     assert "the event's system was corrected to round robin" in revoked[0].reason
     assert out.index(revoked[0]) > out.index(norm)
+
+
+def test_a_system_correction_puts_the_092_words_right_too() -> None:
+    """The registration takes the corrected system, its rounds and the 092 words (the
+    certificate's event type), which the first export did not have."""
+    first = read_events(without(ROUND_9, "092"), "x.trf")[0].event
+    state, _ = apply(None, first)
+    assert (state.tournament.system, state.tournament.event_type) == (System.UNKNOWN, None)
+    fix = ev.SystemCorrected(
+        tournament_id=state.tournament.id,
+        system=System.ROUND_ROBIN,
+        planned_rounds=11,
+        event_type="Individual: Round-Robin",
+    )
+    state, _ = apply(state, fix)
+    t = state.tournament
+    assert (t.system, t.planned_rounds, t.event_type) == (
+        System.ROUND_ROBIN,
+        11,
+        "Individual: Round-Robin",
+    )
