@@ -112,9 +112,12 @@ def test_rapid_event_gives_no_norm_b02_1_1() -> None:
 
 
 def test_blitz_event_gives_no_title_rating_b02_1_1() -> None:
-    """A seed whose live ratings reach a title level, played as blitz: no title alert."""
-    assert kinds(alerts(seed("swiss-open-9r-2012.trf")))["title_rating_reached"] == 1
-    blitz = alerts(seed("swiss-open-9r-2012.trf", r122="3 min + 2 sec"))
+    """A seed whose live ratings reach a title level, played as blitz: no title alert.
+    Judged under 2024, whose 1.3 counts an interim rating for CM (under 2009 the live CM
+    level is only a note: 1.3 asks a published rating, issue 19)."""
+    standard = alerts(seed("swiss-open-9r-2012.trf"), "fide-2024")
+    assert kinds(standard)["title_rating_reached"] == 1
+    blitz = alerts(seed("swiss-open-9r-2012.trf", r122="3 min + 2 sec"), "fide-2024")
     assert set(kinds(blitz)) == {"round_finished"}
 
 
@@ -163,18 +166,29 @@ def small_event(time_control: str) -> list[ev.OutputEvent]:
     return list(replay(Sourced(e, "x") for e in events))
 
 
+def _fm_note(found: list[ev.OutputEvent]) -> str:
+    """The note the last round summary gives player 1's standing (a live title level that
+    2009 1.3 counts only on a published list)."""
+    last = [a for a in found if isinstance(a, ev.RoundFinished)][-1]
+    return next(s.note for s in last.standings if s.player.rank == 1)
+
+
 def test_norm_needs_120_minutes_1_14_even_where_games_are_rated() -> None:
     """2009 1.14 (2024 1.1.3): a norm event gives 120 minutes. At 60 min + 30 s (90 for
     60 moves) a field below 2400 plays rated games (B.02 1.1: 90 from 1800), so the FM level
-    reached by player 1 is announced, but the event gives no norm or prospect; at 60 minutes
-    the games are not rated (B.02 1.1) and no title level is announced either."""
+    reached live by player 1 is said (2009 1.3: as a note, a published rating being needed
+    for the title), but the event gives no norm or prospect; at 60 minutes the games are not
+    rated (B.02 1.1) and no title level is said either."""
     ninety = small_event("60 min + 30 sec/move")
-    assert kinds(ninety) == Counter({"round_finished": 3, "title_rating_reached": 1})
+    assert kinds(ninety) == Counter({"round_finished": 3})
+    assert _fm_note(ninety).startswith("FM level 2300 reached live in round 1 (2302)")
     first = ninety[0]
     assert isinstance(first, ev.RoundFinished)
     assert "needs ≥ 120 min for 60 moves (1.14)" in (first.not_a_norm_event or "")
-    assert kinds(small_event("60 min")) == Counter({"round_finished": 3})
-    assert kinds(small_event("90 min + 30 sec/move"))["title_rating_reached"] == 1
+    sixty = small_event("60 min")
+    assert kinds(sixty) == Counter({"round_finished": 3})
+    assert _fm_note(sixty) == ""
+    assert _fm_note(small_event("90 min + 30 sec/move")).startswith("FM level 2300")
 
 
 def test_no_time_control_keeps_norms_and_says_so() -> None:

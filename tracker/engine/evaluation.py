@@ -227,6 +227,9 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
     rules = state.title_rules
     min_games = rules.rating_title_min_games
     on = state.tournament.start_date
+    published = rules.needs_published_rating
+    # a level reached live is said only where the event's games count for title ratings
+    said = norm_event(state).title_ratings
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
         mine = tuple(cells.get(rank, ()))
@@ -238,14 +241,13 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
         interims = interim_ratings(player, games, rating_rules, on)
         reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
-        published = rules.needs_published_rating
         row = PlayerRound(
             player=player,
             cells=mine,
             score=Fraction(half_points, 2),
             live=interims[-1] if interims else None,
             reached={t: r for t, r in reached.items() if not published(t)},
-            live_only={t: r for t, r in reached.items() if published(t)},
+            live_only={t: r for t, r in reached.items() if said and published(t)},
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)
