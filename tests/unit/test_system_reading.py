@@ -26,7 +26,7 @@ from tracker.engine.transition import apply
 from tracker.formats.pairing_system import berger_pairs, named_system, read_system
 from tracker.formats.trf import parse_trf
 from tracker.host.replay import read_events, replay, with_overrides
-from tracker.ingest.ledger import Ledger
+from tracker.ingest.ledger import Fact, Ledger
 from tracker.ingest.snapshots import Snapshot, follow_snapshot, read_snapshot
 
 FILES = DATA / "guesses"
@@ -211,3 +211,18 @@ def test_a_system_correction_puts_the_092_words_right_too() -> None:
         11,
         "Individual: Round-Robin",
     )
+
+
+def test_a_follower_restarted_after_a_system_correction_holds_the_corrected_registration() -> None:
+    """The ledger rebuilt from the events sent (a restart: the state file, or the input topic
+    read back) holds the registration as ``system_corrected`` left it: the next export is
+    the same registration, not a change the tracker cannot express."""
+    first, second = without(ROUND_9, "092"), ROUND_9
+    sent, _ = follow(first, second)
+    assert any(isinstance(e, ev.SystemCorrected) for e in sent)
+    ledger = Ledger.of([Fact(e, "trf") for e in sent])
+    step = follow_snapshot(ledger, read_snapshot(second), read_snapshot(COMPLETE))
+    assert step.settled is not None
+    assert step.settled.reports == ()
+    assert not [f for f in step.settled.send if f.event.type.startswith("tournament")]
+    assert not [f for f in step.settled.send if isinstance(f.event, ev.SystemCorrected)]

@@ -455,14 +455,15 @@ def _derive(
 
 
 def _first_round(event: ev.InputEvent) -> int:
-    """The first round a fact can change: its own, or 1 for a player's."""
+    """The first round a fact can change: its own, or 1 for a player's or the event's
+    (``system_corrected``)."""
     return event.round if isinstance(event, ev.RoundEvent) else 1
 
 
 def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> bool:
-    """Whether the fact changes what finished rounds rest on: a player's record, the games,
-    byes or ratings of a finished round, or whether that round is still finished (a round
-    closed, or opened for changes and still complete, is)."""
+    """Whether the fact changes what finished rounds rest on: the event's system, a player's
+    record, the games, byes or ratings of a finished round, or whether that round is still
+    finished (a round closed, or opened for changes and still complete, is)."""
     first = _first_round(event)
     if first > before.announced:
         return False

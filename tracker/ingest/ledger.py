@@ -155,6 +155,20 @@ def _system_correction(
     )
 
 
+def with_system(held: ev.TournamentRegistered, fix: ev.SystemCorrected) -> ev.TournamentRegistered:
+    """The registration ``held`` as ``fix`` puts it right (what the core does to its
+    tournament, :func:`tracker.engine.transition.apply`), for a ledger rebuilt from the
+    events sent."""
+    update: dict[str, object] = {
+        "system": fix.system,
+        "planned_rounds": fix.planned_rounds,
+        "system_evidence": fix.system_evidence,
+    }
+    if fix.event_type is not None:
+        update["event_type"] = fix.event_type
+    return held.model_copy(update=update)
+
+
 def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.InputEvent, ...]:
     """The correction events that take back a fact the tracker holds, and put what the
     source now says in its place (``now``; ``None``: the source no longer states it), once
@@ -298,6 +312,12 @@ class Ledger:
                 continue
             if isinstance(fact.event, _RETRACTIONS):
                 _forget(facts, fact.event)
+            elif isinstance(fact.event, ev.SystemCorrected):
+                # the registration held, as the correction left it
+                held = facts[("tournament",)].event
+                assert isinstance(held, ev.TournamentRegistered)
+                fixed = with_system(held, fact.event)
+                facts[("tournament",)] = Fact(fixed, fact.source)
             else:
                 facts[fact_key(fact.event)] = Fact(canonical(fact.event), fact.source)
         return cls(MappingProxyType(facts), state)
