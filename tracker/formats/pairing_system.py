@@ -120,11 +120,14 @@ def berger_pairs(players: int, number: int) -> frozenset[Pair]:
     n = players + players % 2
     m = n - 1
     r = (number - 1) % m + 1
-    target = (r + 1) % m
-    pairs = {(p, q) for p in range(1, n) for q in range(p + 1, n) if (p + q) % m == target}
-    last = next(p for p in range(1, n) if (2 * p) % m == target)
-    pairs.add((last, n))
-    return frozenset((p, q) for p, q in pairs if q <= players)
+    pairs = set()
+    for p in range(1, n):
+        q = (r + 1 - p) % m or m  # the q in 1 … m with p + q ≡ r + 1
+        if q == p:
+            q = n
+        if p < q <= players:
+            pairs.add((p, q))
+    return frozenset(pairs)
 
 
 def read_system(
