@@ -135,6 +135,21 @@ def test_an_unknown_system_gives_the_norm_only_with_its_assumption_named() -> No
     assert norms(alerts(without(ROUND_9, "092"), System.ROUND_ROBIN)) == []
 
 
+def test_check_says_the_assumption_of_an_unknown_system(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``check`` shows the norm with the condition its alert carries, and none once
+    ``--system`` names the system."""
+    path = tmp_path / "no-092.trf"
+    path.write_text(without(ROUND_9, "092"), encoding="utf-8")
+    assert main(["check", str(path), "--player", "10", "--title", "GM"]) == 0
+    out = capsys.readouterr().out
+    assert "GM norm for IM Jaeger, Jonas (GER): ACHIEVED" in out
+    assert "depends on 1.4.1e: system unknown: no record names the system" in out
+    assert main(["check", str(path), "--player", "10", "--title", "GM", "--system", "swiss"]) == 0
+    assert "depends on" not in capsys.readouterr().out
+
+
 def test_the_certificate_is_refused_while_the_system_is_unknown(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -10,7 +10,7 @@ from tracker.domain.titles import NORM_TITLES, Title
 from tracker.engine.alerts import evidence, player_ref, prospect_detail, score_text
 from tracker.engine.evaluation import norm_event, verdict_for
 from tracker.engine.prospects import Outlook
-from tracker.engine.secured import secured_norm
+from tracker.engine.secured import pending, secured_norm
 from tracker.engine.state import TournamentState
 from tracker.rules import title_rules_named
 
@@ -200,6 +200,7 @@ def check_lines(
     ongoing = not state.tournament.is_last(up_to)
     # no prospects where the event gives no norm (its rate of play: evaluation.norm_event)
     view = Outlook(state, up_to) if ongoing and norm_event(state).norms else None
+    announced_early = rules.may_ignore_after_norm(state.tournament)
     for i, t in enumerate(titles):
         verdict = verdict_for(state, rank, t, up_to)
         sure = (
@@ -213,6 +214,11 @@ def check_lines(
             lines.append("")
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])
         lines += breakdown(proof, ref, rules.name)
+        if verdict.achieved and sure is None and (not ongoing or announced_early):
+            # announced with conditions, as the alert says them (an unknown system's too)
+            cells, ctx = (view.cells, view.facts_ctx) if view is not None else (None, None)
+            found = pending(state, rank, t, up_to, cells, ctx)
+            lines += [f"depends on {c.article}: {c.text}" for c in found]
         if view is not None:
             p = view.prospect(rank, t, sure is not None)
             reason = sure.because if sure is not None else p.reason
