@@ -39,8 +39,8 @@ def test_the_secured_alert_comes_after_round_8_with_the_proof() -> None:
     assert norm.secured_early
     assert not norm.conditions
     assert norm.secured_because.startswith("certain after round 8: with 0 points in each")
-    # round 9 is not paired when round 8 finishes: the game is named, its round is not
-    assert "remaining game (Ellis, Edward)" in norm.secured_because
+    # the game is named, its round is not assumed
+    assert "remaining game (Ellis, Edward;" in norm.secured_because
     assert "the player plays the last round" in norm.secured_because
     proof = norm.evidence
     assert (proof.games, proof.score, proof.average_rating, proof.performance) == (9, 6, 2506, 2631)

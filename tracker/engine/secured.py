@@ -26,10 +26,11 @@ system is named (``--system``, or a ``system_corrected`` from a later export).
 A norm not achieved yet is secured too when it is certain: in a round robin the remaining
 opponents are known, so :func:`certain_norm` can check it exactly. With 0 points in every
 remaining game (the worst results a player can have), the norm over every scheduled round
-must hold, and it must still hold when a game before the last round is not played (an
-opponent who forfeits: that game does not count, 1.42c; in the last round 1.42c counts it as
-a loss). It assumes the player plays their own games. In a Swiss the remaining opponents are
-not known, and nothing is claimed before the norm is achieved.
+must hold, and it must still hold when a game before the last round is not played (a
+forfeit: that game does not count, 1.42c; in the last round the player must play, and an
+opponent's forfeit counts as a loss, 1.42c). It assumes the player plays the last round, and
+says so. In a Swiss the remaining opponents are not known, and nothing is claimed before the
+norm is achieved.
 
 What later rounds cannot change: the 2009 reading of 1.43e counts the players paired so far,
 a number that only grows, so an exemption that holds stays (and the norm search finds the
@@ -208,18 +209,20 @@ def certain_norm(
 ) -> Secured | None:
     """The player's ``title`` norm when it is certain after round ``up_to`` of a round
     robin (see the module docstring), else ``None``. Only against rated opponents (a game
-    against an unrated one may stop counting, 1.42d). The remaining games not paired yet
-    are placed in the player's free rounds in the order of the opponents' start ranks; as
-    their rounds are not known, any of them may be the last round's game, and every other
-    may be lost by forfeit."""
+    against an unrated one may stop counting, 1.42d).
+
+    A function of the facts of rounds 1 … ``up_to`` only, as every alert of that round is
+    (a correction works it out again when later rounds are known): the remaining games are
+    against the opponents not met yet, placed in the rounds left in the order of their
+    start ranks, and their rounds are not assumed. When they fill the rounds left, one of
+    them is the last round's, which the player plays (1.42c); any other may be lost by
+    forfeit (it does not count). With more rounds left than games (a round robin of an odd
+    number, the player's round off still to come), any may be."""
     t, rules = state.tournament, state.title_rules
     planned = t.planned_rounds
     if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
         return None
-    remaining = _remaining_games(state, rank, cells, up_to, planned)
-    if remaining is None:
-        return None
-    future, last_game = remaining
+    future = _remaining_games(state, rank, cells, up_to, planned)
     if not future or len(future) > _MOST_REMAINING:
         return None
     players = state.players
@@ -230,75 +233,43 @@ def certain_norm(
     worst = find_norm(player, [*cells, *future], title, ctx, rules)
     if worst is None:
         return None
+    plays_last = len(future) == planned - up_to
     for k in range(1, len(future) + 1):
+        if plays_last and k == len(future):
+            break  # the last round's game is played (1.42c)
         for gone in itertools.combinations(future, k):
-            if last_game and all(c in gone for c in last_game):
-                continue  # the last round's game is played (1.42c)
             kept = [c for c in future if c not in gone]
             if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
                 return None
-    paired = {n for n in range(up_to + 1, planned + 1) if state.round(n).opponent_board(rank)}
-    games = ", ".join(
-        f"round {c.round} {players[o].name}" if c.round in paired else players[o].name
-        for c in future
-        if (o := c.opponent) is not None
-    )
-    placed = (
-        " (the games not paired yet placed in the rounds still free, in start-rank order)"
-        if len(paired) < len(future)
-        else ""
-    )
+    games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
     because = (
-        f"certain after round {up_to}: with 0 points in each remaining game ({games}), "
-        f"counted as lost in the evidence{placed}, the norm holds over all {planned} rounds, "
-        "and a forfeit before the last round (a game that does not count, "
-        f"{rules.articles['bye']}) does not take it away; the player plays the last round"
+        f"certain after round {up_to}: with 0 points in each remaining game ({games}; "
+        "counted as lost in the evidence, in the rounds left in start-rank order), the norm "
+        f"holds over all {planned} rounds, and a forfeit before the last round (a game that "
+        f"does not count, {rules.articles['bye']}) does not take it away; the player plays "
+        "the last round"
     )
     return Secured(worst, because, certain=True)
 
 
 def _remaining_games(
     state: TournamentState, rank: int, cells: Sequence[Cell], up_to: int, planned: int
-) -> tuple[list[Cell], tuple[Cell, ...]] | None:
-    """The player's games of rounds ``up_to`` + 1 … ``planned`` of a round robin, each lost:
-    on the boards already paired, the rest against the opponents not yet met (twice over in
-    a double round robin) in start-rank order, in the rounds still free (without a board or
-    a bye entered ahead); ``None`` when the schedule does not add up (more games left than
-    free rounds). Then the games one of which is the last round's: its board when paired;
-    the games not paired when they fill the free rounds, the last among them; none when the
-    player may have no game in the last round (a bye entered, or more free rounds than
-    games left: a round robin of an odd number)."""
+) -> list[Cell] | None:
+    """The player's games after round ``up_to`` of a round robin, each lost: against the
+    opponents not met yet (twice over in a double round robin), in start-rank order, in the
+    rounds ``up_to`` + 1 … ``planned``; ``None`` when the schedule does not add up (more
+    games left than rounds)."""
     cycles = 2 if state.tournament.system is System.DOUBLE_ROUND_ROBIN else 1
     left = {other: cycles for other in state.players if other != rank}
     for c in cells:
         if c.opponent is not None and c.opponent in left:
             left[c.opponent] -= 1
-    paired: dict[int, int] = {}
-    free: list[int] = []
-    for number in range(up_to + 1, planned + 1):
-        played = state.round(number)
-        board = played.opponent_board(rank)
-        if board is not None:
-            other = board[0] if board[1] == rank else board[1]
-            paired[number] = other
-            left[other] = left.get(other, 0) - 1
-        elif rank not in played.byes:
-            free.append(number)
     if any(n < 0 for n in left.values()):
         return None
     unpaired = [o for o in sorted(left) for _ in range(left[o])]
-    if len(unpaired) > len(free):
+    if len(unpaired) > planned - up_to:
         return None
-    rounds = dict(paired)
-    rounds.update(zip(free, unpaired, strict=False))
-    future = [Cell(n, other, Code.LOSS) for n, other in sorted(rounds.items())]
-    if planned in paired:
-        last_game = tuple(c for c in future if c.round == planned)
-    elif planned in free and len(unpaired) == len(free):
-        last_game = tuple(c for c in future if c.round not in paired)
-    else:
-        last_game = ()
-    return future, last_game
+    return [Cell(n, other, Code.LOSS) for n, other in enumerate(unpaired, up_to + 1)]
 
 
 def _open_unrated(
