@@ -8,17 +8,22 @@ complete) and finished again. A correction works the announced rounds out again 
 
     .venv/bin/python bench/bench_corrections.py            # 500 and 2000 players
     .venv/bin/python bench/bench_corrections.py 4000       # the contract's largest field
+    .venv/bin/python bench/bench_corrections.py --baseline main   # beside main's figures
 """
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
+from bench.baseline import Figures, add_arguments, run
 from bench.bench_norms import swiss_events
 from tracker import contract as ev
 from tracker.engine.state import TournamentState
@@ -36,7 +41,7 @@ def timed(state: TournamentState, fixes: list[ev.InputEvent]) -> tuple[float, in
     return time.process_time() - started, alerts
 
 
-def bench(players: int) -> None:
+def bench(players: int) -> Figures:
     groups = swiss_events(players, ROUNDS)
     state: TournamentState | None = None
     started = time.process_time()
@@ -74,16 +79,23 @@ def bench(players: int) -> None:
         ],
     }
     print(f"{players} players, {ROUNDS} rounds: replay {replay:.2f} s CPU")
+    figures = {f"{players} players: replay s": replay}
     for name, fixes in kinds.items():
         seconds, alerts = timed(state, fixes())
         print(f"  {name:<45} {seconds:6.2f} s CPU, {alerts} alerts")
+        figures[f"{players} players: {name} s"] = seconds
+    return figures
 
 
-def main() -> None:
-    sizes = [int(a) for a in sys.argv[1:]] or [500, 2000]
-    for players in sizes:
-        bench(players)
+def main(args: argparse.Namespace) -> Figures:
+    figures: Figures = {}
+    for players in args.sizes:
+        figures.update(bench(players))
+    return figures
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[500, 2000], help="players")
+    add_arguments(parser)
+    raise SystemExit(run(parser, main))

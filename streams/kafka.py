@@ -86,9 +86,10 @@ def topic_configs(settings: Settings) -> dict[str, str]:
     return {"max.message.bytes": str(settings.record_room)}
 
 
-def changelog_topic(settings: Settings) -> str:
-    """The ``facts`` table's changelog (Faust names it ``<app id>-facts-changelog``)."""
-    return f"{settings.app_id}-facts-changelog"
+def changelog_topic(settings: Settings, table: str = "facts") -> str:
+    """A table's changelog (Faust names it ``<app id>-<table>-changelog``): by default the
+    ``facts`` table's; the ``titles`` table's (:mod:`streams.titles`) with ``table``."""
+    return f"{settings.app_id}-{table}-changelog"
 
 
 async def ensure_topics(
@@ -146,10 +147,10 @@ async def prepare(settings: Settings) -> None:
     the configured number of partitions (Faust stops on the first fact otherwise)."""
     await wait_for_broker(settings, settings.broker_wait)
     inputs = [settings.topic("input"), *settings.output_topics.values()]
-    inputs.append(settings.topic("dead_letters"))
-    changelog = changelog_topic(settings)
-    existing = await ensure_topics(settings, inputs, compacted=[changelog])
-    for name in (settings.topic("input"), changelog):
+    inputs += [settings.topic("dead_letters"), settings.topic("title_facts")]
+    changelog, titles = changelog_topic(settings), changelog_topic(settings, "titles")
+    existing = await ensure_topics(settings, inputs, compacted=[changelog, titles])
+    for name in (settings.topic("input"), changelog, settings.topic("title_facts"), titles):
         count = existing.get(name)
         if count is not None and count != settings.partitions:
             raise TopicMismatch(

@@ -68,6 +68,7 @@ from streams.records import (
     raw_text,
 )
 from tracker import contract as ev
+from tracker.domain.tournaments import Tournament
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
 
@@ -130,6 +131,9 @@ class Outcome:
     dead_letter: DeadLetter | None = None
     writes: tuple[Write, ...] = ()
     """Table writes to make (fact batches), in order."""
+    tournament: Tournament | None = None
+    """The tournament the alerts are about, as it stands after them (their title facts
+    name its dates: :func:`streams.titles.title_messages`)."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -290,7 +294,9 @@ class Processor:
             self.unacked.setdefault(tid, set()).add(fact.seq)
         batch = self.buffer.add(fact, len(parsed.value), bool(alerts))
         writes = self._stored(batch) if batch is not None else ()
-        return Outcome(fact, tuple(alerts), payloads, confirms, writes=writes)
+        return Outcome(
+            fact, tuple(alerts), payloads, confirms, writes=writes, tournament=after.tournament
+        )
 
     def handle(
         self,
@@ -465,7 +471,7 @@ class Processor:
                 alerts.extend(out)
                 confirms.append(fact.key())
             if i % YIELD_EVERY == 0:
-                yield self._resend(tid, alerts, confirms)
+                yield self._resend(tid, alerts, confirms, state)
                 alerts, confirms = [], []
         if state is not None:
             self.states[tid] = state
@@ -477,14 +483,25 @@ class Processor:
             len(facts),
             time.monotonic() - started,
         )
-        yield self._resend(tid, alerts, confirms)
+        yield self._resend(tid, alerts, confirms, state)
 
-    def _resend(self, tid: str, alerts: list[ev.OutputEvent], confirms: list[str]) -> Outcome:
+    def _resend(
+        self,
+        tid: str,
+        alerts: list[ev.OutputEvent],
+        confirms: list[str],
+        state: TournamentState | None,
+    ) -> Outcome:
         if confirms:
             waiting = self.unacked.setdefault(tid, set())
             waiting.update(int(key.rpartition("/")[2]) for key in confirms)
         payloads = tuple(encode_alert(a) for a in alerts)
-        return Outcome(alerts=tuple(alerts), payloads=payloads, confirms=tuple(confirms))
+        return Outcome(
+            alerts=tuple(alerts),
+            payloads=payloads,
+            confirms=tuple(confirms),
+            tournament=state.tournament if state is not None else None,
+        )
 
     def restore(
         self,
@@ -873,6 +890,7 @@ def _join(first: Outcome, then: Outcome) -> Outcome:
         confirms=first.confirms + then.confirms,
         dead_letter=then.dead_letter or first.dead_letter,
         writes=first.writes + then.writes,
+        tournament=then.tournament or first.tournament,
     )
 
 

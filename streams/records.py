@@ -47,11 +47,14 @@ AUDIENCE_OF: dict[str, Audience] = {
     "title_rating_revoked": "titles",
     "round_reopened": "rounds",
     "standings_corrected": "rounds",
+    "title_application_complete": "titles",
+    "title_application_progress": "titles",
 }
 """The output topic (by audience) of each alert type. Prospects go with the norm alerts:
 the same subscribers want them, and one topic keeps a player's ``norm_achieved`` before the
 ``norm_prospect`` that says they left contention with it (order holds per partition). A
-revocation goes where the alert it takes back went."""
+revocation goes where the alert it takes back went. Title applications go to the federations'
+topic, with the title levels (keyed by the player's FIDE id)."""
 
 _INPUT_ADAPTER: TypeAdapter[ev.InputEvent] = TypeAdapter(ev.InputEvent)
 

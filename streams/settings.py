@@ -24,7 +24,9 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 Audience = Literal["norms", "titles", "ignorable", "rounds"]
 """Who an output topic is for; see :data:`streams.records.AUDIENCE_OF`."""
 
-TopicRole = Literal["input", "norms", "titles", "ignorable", "rounds", "dead_letters"]
+TopicRole = Literal[
+    "input", "norms", "titles", "ignorable", "rounds", "dead_letters", "title_facts"
+]
 
 
 class Settings(BaseSettings):
@@ -42,11 +44,15 @@ class Settings(BaseSettings):
     """``norm_achieved``, ``norm_revoked``, ``norm_prospect``, ``norm_out_of_reach`` and
     ``norm_prospect_revoked``."""
     title_topic: str = "title-alerts"
-    """``title_rating_reached`` and ``title_rating_revoked``."""
+    """``title_rating_reached`` and ``title_rating_revoked``; ``title_application_complete``
+    and ``title_application_progress`` (keyed by FIDE id)."""
     ignorable_topic: str = "ignorable-games"
     round_topic: str = "round-summaries"
     """``round_finished``, ``standings_corrected`` and ``round_reopened``."""
     dead_letter_topic: str = "tournament-events-dead-letters"
+    title_facts_topic: str = "title-facts"
+    """Internal: the title facts of the norm and rating alerts, keyed by FIDE id, that the
+    titles agent keeps in its table (:mod:`streams.titles`)."""
 
     partitions: int = Field(default=4, ge=1)
     """Partitions of every topic; the changelog gets the same number (co-partitioning)."""
@@ -152,6 +158,7 @@ class Settings(BaseSettings):
             "ignorable": self.ignorable_topic,
             "rounds": self.round_topic,
             "dead_letters": self.dead_letter_topic,
+            "title_facts": self.title_facts_topic,
         }[role]
         return f"{self.topic_prefix}{name}"
 

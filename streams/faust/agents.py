@@ -47,6 +47,7 @@ from streams.processor import (
 )
 from streams.records import AUDIENCE_OF, Archived, key_partition
 from streams.settings import Audience, Settings
+from streams.titles import title_messages
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,9 @@ class Channels:
     dead_letters: Any
     facts: Any
     """The ``facts`` table (faust.Table): bytes keys and values, see :mod:`streams.records`."""
+    title_facts: Any = None
+    """The internal topic of title facts, keyed by FIDE id (:mod:`streams.titles`); ``None``
+    sends none."""
 
 
 class Tracker:
@@ -144,8 +148,9 @@ class Tracker:
     async def declare(self) -> None:
         if not self.declared:
             c = self.channels
+            internal = (c.title_facts,) if c.title_facts is not None else ()
             await asyncio.gather(
-                *(t.maybe_declare() for t in (*c.outputs.values(), c.dead_letters))
+                *(t.maybe_declare() for t in (*c.outputs.values(), c.dead_letters, *internal))
             )
             self.declared = True
 
@@ -156,6 +161,11 @@ class Tracker:
         for alert, payload in zip(outcome.alerts, outcome.payloads, strict=True):
             topic = self.channels.outputs[AUDIENCE_OF[alert.type]]
             futures.append(await topic.send(key=alert.tournament_id.encode(), value=payload))
+        facts = self.channels.title_facts
+        if facts is not None and outcome.alerts:
+            # a fact's alerts count as sent once its title facts are acknowledged too
+            for key_, value in title_messages(outcome.alerts, outcome.tournament):
+                futures.append(await facts.send(key=key_, value=value))
         if outcome.confirms:
             self.in_flight[partition].append((futures, outcome.confirms))
         if outcome.dead_letter is not None:

@@ -1,5 +1,6 @@
 """Building the Faust application from :class:`~streams.settings.Settings`: topics, the
-``facts`` table, the one agent, its watchdog and the web views. :mod:`streams.faust.app` holds the
+``facts`` table and its agent with its watchdog, the ``titles`` table and its agent
+(:mod:`streams.faust.titles`), and the web views. :mod:`streams.faust.app` holds the
 module-level app for ``faust -A streams.faust.app``; ``tracker worker`` builds its own with
 :func:`build`. The wiring depends on the agent and the views; they do not know it.
 """
@@ -12,8 +13,9 @@ from typing import Any
 import faust
 
 from streams import web
-from streams.faust import agents, watch
+from streams.faust import agents, titles, watch
 from streams.faust.agents import Channels, Tracker
+from streams.faust.titles import TitlesAgent
 from streams.processor import Processor
 from streams.settings import Audience, Settings
 
@@ -34,6 +36,8 @@ class Wiring:
     agent: Any = None
     tracker: Tracker | None = None
     """The agent's state and steps (for tests and the benchmark)."""
+    titles: TitlesAgent | None = None
+    """The titles agent's state and steps."""
     feed: Any = None
     """The web server's alert feed (:class:`streams.feed.AlertFeed`), when the web is on."""
 
@@ -107,8 +111,17 @@ def build(settings: Settings | None = None) -> Wiring:
             value_type=bytes,
         ),
     )
-    channels = Channels(wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts)
+    title_facts = topic(settings.topic("title_facts"))
+    channels = Channels(
+        wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts, title_facts
+    )
     wiring.agent, wiring.tracker = agents.attach(app, settings, channels)
+    titles_table = app.Table(
+        "titles", partitions=settings.partitions, key_type=bytes, value_type=bytes
+    )
+    _, wiring.titles = titles.attach(
+        app, settings, title_facts, titles_table, wiring.outputs["titles"], wiring.dead_letters
+    )
     watch.attach(app, wiring.tracker)
     if settings.web_port is not None:
         wiring.feed = web.register(app, settings, wiring.input, wiring.tracker.processor)

@@ -188,7 +188,12 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
         if json.loads(line).get("player", {}).get("federation") == "ROU"
     ]
     assert "norm_achieved" in {a["type"] for a in want}
-    rou = asyncio.run(stream("federation=rou", len(want)))
+    # and the player's GM application across events (one norm so far), which replay lacks
+    rou = asyncio.run(stream("federation=rou", len(want) + 1))
+    (application,) = [a for a in rou if a["type"].startswith("title_application_")]
+    assert application["type"] == "title_application_progress"
+    assert application["application"]["fide_id"] == 90000314
+    rou.remove(application)
     assert sorted(a["alert_id"] for a in rou) == sorted(a["alert_id"] for a in want)
     rounds = asyncio.run(stream(f"tournament={TID}&type=round_finished", 11))
     assert sorted(a["round"] for a in rounds) == list(range(1, 12))

@@ -32,3 +32,13 @@ def test_the_reduced_worker_of_bench_streams_replaces_what_transition_calls() ->
     assert list(finished.parameters)[:3] == ["state", "number", "rows"]
     rest = list(finished.parameters.values())[3:]
     assert all(p.default is not inspect.Parameter.empty for p in rest)
+
+
+def test_bench_titles_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) -> None:
+    from bench import bench_titles
+
+    bench_titles.main(sizes=(3, 5), players=2, entries=10)
+    out = capsys.readouterr().out
+    assert "   5 norms:" in out
+    assert "ms per title fact (12 facts x 5)" in out
+    assert "a rating list of 10 players" in out

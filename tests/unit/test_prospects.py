@@ -301,7 +301,7 @@ def test_a_round_robin_too_large_to_try_every_set_gives_a_bound(
     the scores listed are those the bound does not rule out: never fewer than the exact ones
     (player 9 of gm-roundrobin-2011 after round 6 needs 3/3)."""
     state = seed_state("gm-roundrobin-2011.trf", 6)
-    monkeypatch.setattr(prospects, "EXACT_SUBSETS", 0)
+    monkeypatch.setattr(prospects.outlook, "EXACT_SUBSETS", 0)
     p = Outlook(state, 6).prospect(9, Title.GM, secured=False)
     assert p.status is Status.POSSIBLE
     assert not p.exact

@@ -287,13 +287,15 @@ def parse_input(raw: str | bytes | dict[str, object]) -> InputEvent:
                 raise InvalidEvent(f"event: not a JSON object: {exc}") from None
         return _INPUT.validate_json(raw)
     except pydantic.ValidationError as exc:
-        raise InvalidEvent(_describe(exc)) from None
+        raise InvalidEvent(describe(exc)) from None
 
 
-def _describe(exc: pydantic.ValidationError) -> str:
+def describe(exc: pydantic.ValidationError, skip: int = 1) -> str:
+    """A refusal as one line naming each field (``round: Input should be …``); ``skip``: the
+    leading parts of each location to leave out (an event's type, the union's tag)."""
     parts = []
     for error in exc.errors():
-        location = ".".join(str(p) for p in error["loc"][1:] if p != "function-after")
+        location = ".".join(str(p) for p in error["loc"][skip:] if p != "function-after")
         if error["type"] == "union_tag_invalid" or error["type"] == "union_tag_not_found":
             location = "type"
         message = error["msg"].removeprefix("Value error, ")

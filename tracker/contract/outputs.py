@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+from datetime import date
 from typing import Annotated, Final, Literal
 
 from pydantic import Field, TypeAdapter
@@ -10,6 +12,13 @@ from tracker.contract.fields import (
     _absent,
     _Event,
 )
+
+
+def alert_id(*parts: object) -> str:
+    """A stable id from the facts an alert rests on: the same facts give the same id, so
+    subscribers can drop repeats whatever the transport redelivers."""
+    digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
+    return digest[:20]
 
 
 class PlayerRef(_Event):
@@ -217,7 +226,7 @@ class ProspectWay(_Event):
 
 
 class Prospect(_Event):
-    """What the remaining rounds must bring (see ``tracker/engine/prospects.py``)."""
+    """What the remaining rounds must bring (see ``tracker/engine/prospects/``)."""
 
     exact: bool
     """``True`` in a round robin: the remaining opponents are known and ``ways`` is exact."""
@@ -329,6 +338,141 @@ class NormProspectRevoked(_Alert):
     reason: str
 
 
+# ----------------------------------------------------------------------- title applications
+
+
+class TitleNorm(_Event):
+    """A norm as a title application counts it (1.5.1 of 2024, 1.50 of 2009): from the
+    tracker's own ``norm_achieved``, an IT1 certificate the tracker wrote, or a federation's
+    record of an older norm (``docs/titles.md``). Each norm keeps the edition it was judged
+    by: it counts under the regulations in force when it was achieved (1.5.4, 1.53)."""
+
+    key: str
+    """Unique among a player's norms: ``<tournament id>/<title>``, so a later alert of the same
+    tournament replaces it."""
+    title: str
+    event: str
+    """The event's name (its id when it has none)."""
+    tournament_id: str | None = None
+    start_date: date
+    end_date: date | None = None
+    achieved_on: date
+    """The date of the last round the norm counts (its round date, else the event's end
+    date, else its start date): when the norm was achieved."""
+    edition: str
+    """The edition (or dated revision) the norm was judged by."""
+    games: int
+    games_credited: int
+    """What the norm counts for towards 27 games: 1.4.1d / 1.41c's whole points and 1.7 /
+    1.49's 13-game cap applied by its own edition."""
+    federation_exemption: str | None = None
+    """The article that freed the event from the foreigner requirement (1.4.3a-d, 1.43a-e);
+    ``None``: the norm was judged under the normal requirement."""
+    normal_foreigners: bool | None
+    """The norm meets the normal foreigner requirement (1.4.3/1.4.4, 1.43/1.44a), exemption
+    or not: 1.4.3e and 1.43f ask one such norm of an application. ``None``: not known (an
+    opponent of unknown federation)."""
+    short_norm: bool = False
+    """An 8-game norm counted as 9 under 1.4.1c (one per application)."""
+    one_round_days: int | None = None
+    """Days of the event with a single round (1.1.3a asks three, in one norm of a GM or WGM
+    application); ``None`` when the round dates are not known."""
+    event_type_1_5_6: bool | None = None
+    """The event is of a type 1.5.6 lists; ``None`` when not known (an edition without the
+    rule, or a record that does not say)."""
+    event_type_reason: str = Field(default="", exclude_if=_empty)
+    score: float | None = None
+    """Points in the games counted (from the evidence; ``None`` in a held norm's record)."""
+    score_text: str | None = None
+    """The same as arbiters write it (``6½``), for display."""
+    average_rating: int | None = None
+    performance: int | None = None
+    round: int | None = None
+    """The last round the norm counts, when known."""
+    source: str
+    """Where the record comes from: ``norm_achieved <alert id>``, ``certificate <file>``,
+    ``import <file>``."""
+    alert_id: str | None = None
+    problems: tuple[str, ...] = Field(default=(), exclude_if=_empty)
+    """Why the norm cannot be used yet, each with its article (announced with conditions
+    still open; more rounds on a day than the edition allows): it is left out."""
+
+
+class TitleRating(_Event):
+    """A rating reached at some time (1.5.3, 1.52): published on a FIDE list, or interim
+    (1.5.3a, 1.52a: in a rating period, even in a tournament; the federation must prove it)."""
+
+    key: str
+    """Unique among a player's ratings: ``list/<YYYY-MM-DD>``, ``<tournament id>/list`` (the
+    list in force at the event's start), ``<tournament id>/<title>`` (the live rating that
+    reached the title's level)."""
+    rating: int
+    on: date
+    kind: Literal["published", "interim"]
+    source: str
+    tournament_id: str | None = None
+    round: int | None = None
+    alert_id: str | None = None
+
+
+class LeftOutNorm(_Event):
+    key: str
+    event: str
+    reason: str
+
+
+class TitleApplication(_Event):
+    """Whether a player's application for a title based on norms is complete, under the
+    application's edition (chosen by the date it is judged on): the norms it uses, the
+    rating evidence, every condition with its article, and what is missing."""
+
+    fide_id: int
+    name: str
+    federation: str | None
+    title: str
+    edition: str
+    """The edition whose application rules judge it (each norm keeps its own)."""
+    complete: bool
+    complete_on: date | None
+    """When complete: the later of the last norm's date and the day the rating was reached."""
+    games_credited: int
+    norms: tuple[TitleNorm, ...]
+    """Complete: the norms the application uses. Otherwise: the norms that count so far."""
+    rating: TitleRating | None
+    """The rating that reaches the title's level first (published preferred on the same
+    day), else the highest known; ``None`` when none is known."""
+    requirements: tuple[Requirement, ...]
+    missing: tuple[str, ...]
+    """Incomplete: what is missing, one sentence each with its article."""
+    why: str
+    """Why these norms: the rule of the choice, and how many sets would do."""
+    left_out: tuple[LeftOutNorm, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class TitleApplicationComplete(_Alert):
+    """A player's application for ``title`` became complete (or, complete already, rests on
+    other norms now): ``application`` says which norms and which rating. ``tournament_id``,
+    ``round`` and ``player`` are those of the alert (or import) that completed it;
+    ``edition`` is the application's."""
+
+    type: Literal["title_application_complete"] = "title_application_complete"
+    player: PlayerRef
+    title: str
+    application: TitleApplication
+
+
+class TitleApplicationProgress(_Alert):
+    """A norm or a rating changed what a player's application for ``title`` is missing; with
+    ``revokes``, an application announced complete (that alert's id) no longer is."""
+
+    type: Literal["title_application_progress"] = "title_application_progress"
+    player: PlayerRef
+    title: str
+    application: TitleApplication
+    revokes: str = Field(default="", exclude_if=_empty)
+
+
 OutputEvent = Annotated[
     NormAchieved
     | NormRevoked
@@ -340,7 +484,9 @@ OutputEvent = Annotated[
     | RoundReopenedAlert
     | StandingsCorrected
     | TitleRatingRevoked
-    | NormProspectRevoked,
+    | NormProspectRevoked
+    | TitleApplicationComplete
+    | TitleApplicationProgress,
     Field(discriminator="type"),
 ]
 OUTPUT_ADAPTER: TypeAdapter[OutputEvent] = TypeAdapter(OutputEvent)

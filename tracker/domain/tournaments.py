@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+from collections import Counter
 from datetime import date
 
 
@@ -92,6 +93,16 @@ class Tournament:
         """Whether round ``number`` is the last one planned; never while the number of
         rounds is unknown."""
         return number == self.planned_rounds
+
+    def rounds_per_day(self) -> Counter[date]:
+        """How many rounds each day of :attr:`round_dates` has (days without a known date
+        left out): what 1.13 (2009) and 1.1.3 (2024) limit, and 1.1.3a asks one a day of."""
+        return Counter(d for d in self.round_dates if d is not None)
+
+    def one_round_days(self) -> int | None:
+        """Days with a single round (1.1.3a of 2024); ``None`` without round dates."""
+        per_day = self.rounds_per_day()
+        return sum(1 for n in per_day.values() if n == 1) if per_day else None
 
     def plans_between(self, low: int, high: int | None = None) -> bool:
         """Whether the planned number of rounds is known and from ``low`` to ``high``

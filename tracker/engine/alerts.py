@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from fractions import Fraction
 
 from tracker import contract as ev
+from tracker.contract.outputs import alert_id
 from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.engine.prospects import Prospect
 from tracker.norms.search import Check, NormGame, Verdict
-
-
-def alert_id(*parts: object) -> str:
-    """A stable id from the facts an alert rests on: the same facts give the same id, so
-    subscribers can drop repeats whatever the transport redelivers."""
-    digest = hashlib.sha256("|".join(str(p) for p in parts).encode()).hexdigest()
-    return digest[:20]
 
 
 def player_ref(p: Player) -> ev.PlayerRef:

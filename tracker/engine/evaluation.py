@@ -19,7 +19,14 @@ from tracker.engine.event_flags import (
     tournament_flags,
 )
 from tracker.engine.state import TournamentState
-from tracker.norms.live_rating import InterimRating, RatedGame, first_reached, interim_ratings
+from tracker.norms.live_rating import (
+    EMPTY_TRACK,
+    InterimRating,
+    LiveTrack,
+    RatedGame,
+    first_reached,
+    live_track,
+)
 from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, find_norms
 
 
@@ -158,12 +165,20 @@ class PlayerRound:
     live_only: dict[Title, InterimRating] = dataclasses.field(default_factory=dict)
     """Levels of titles by rating reached only live where the edition asks for a published
     rating (2009 1.3): said in the round summary, never announced as reached."""
+    track: LiveTrack = dataclasses.field(default=EMPTY_TRACK, repr=False)
+    """The live ratings so far, which the next round's standings extend."""
 
 
 def context(
-    state: TournamentState, up_to: int, cells: Mapping[int, Sequence[Cell]] | None = None
+    state: TournamentState,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    gate: NormEvent | None = None,
 ) -> Context:
-    """The tournament-wide facts after round ``up_to``; ``cells`` when already built."""
+    """The tournament-wide facts after round ``up_to``; ``cells`` and ``gate`` (the
+    :func:`norm_event`) when already worked out."""
+    if gate is None:
+        gate = norm_event(state)
     if cells is None:
         cells = state.all_cells(up_to)
     t, rules = state.tournament, state.title_rules
@@ -186,7 +201,7 @@ def context(
         unrated_scored_zero=unrated_scoring_zero(state, cells),
         game_date_ratings=rules.uses_game_date_ratings(t),
         swiss_exempt_possible=possible,
-        event_check=norm_event(state).check,
+        event_check=gate.check,
     )
 
 
@@ -219,8 +234,16 @@ def unrated_scoring_zero(
     return frozenset(zero)
 
 
-def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
-    """Every player after round ``up_to``, best score first (then start rank)."""
+def standings(
+    state: TournamentState,
+    up_to: int,
+    since: Mapping[int, LiveTrack] | None = None,
+    gate: NormEvent | None = None,
+) -> list[PlayerRound]:
+    """Every player after round ``up_to``, best score first (then start rank). ``since``:
+    every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
+    which the live ratings extend by round ``up_to`` alone; ``gate``: the
+    :func:`norm_event`, when already worked out."""
     cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
@@ -229,7 +252,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
     on = state.tournament.start_date
     published = rules.needs_published_rating
     # a level reached live is said only where the event's games count for title ratings
-    said = norm_event(state).title_ratings
+    said = (norm_event(state) if gate is None else gate).title_ratings
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
         mine = tuple(cells.get(rank, ()))
@@ -237,9 +260,11 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
         games: list[tuple[int, tuple[RatedGame]]] = []
         for c in mine:
             half_points += c.code.half_points
-            if c.opponent is not None:
+            if c.opponent is not None and (since is None or c.round == up_to):
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
-        interims = interim_ratings(player, games, rating_rules, on)
+        before = EMPTY_TRACK if since is None else since[rank]
+        track = live_track(player, games, rating_rules, on, since=before)
+        interims = track.interims
         reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
         row = PlayerRound(
             player=player,
@@ -248,6 +273,7 @@ def standings(state: TournamentState, up_to: int) -> list[PlayerRound]:
             live=interims[-1] if interims else None,
             reached={t: r for t, r in reached.items() if not published(t)},
             live_only={t: r for t, r in reached.items() if said and published(t)},
+            track=track,
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)

@@ -13,7 +13,6 @@ round (1.4.3d, 1.5.6: "excluding pairing-allocated byes").
 from __future__ import annotations
 
 import dataclasses
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 
 from tracker.domain.players import Player
@@ -65,7 +64,7 @@ def busiest_day(t: Tournament) -> tuple[int, str] | None:
     >>> busiest_day(one_day)
     (9, '9 rounds from 2023-05-01 to 2023-05-01')
     """
-    per_day = Counter(d for d in t.round_dates if d is not None)
+    per_day = t.rounds_per_day()
     if per_day:
         day, most = max(per_day.items(), key=lambda kv: (kv[1], kv[0]))
         return most, f"{most} rounds on {day.isoformat()} (132)"
@@ -217,7 +216,7 @@ def tournament_flags(
     present = presence(cells)
     by_round = swiss_exemption_by_round(t, players, cells, up_to, rules, present)
     strong = strong_swiss_every_round(t, players, cells, up_to, rules, present)
-    per_day = Counter(d for d in t.round_dates if d is not None)
+    per_day = t.rounds_per_day()
     most = max(per_day.values(), default=None)
     limit = rules.max_rounds_per_day
     last = max((d for d in (t.end_date, *per_day) if d is not None), default=None)
@@ -231,7 +230,7 @@ def tournament_flags(
         game_date_ratings=rules.uses_game_date_ratings(t),
         rounds_per_day=most,
         rounds_per_day_ok=None if most is None or limit is None else most <= limit[0],
-        one_round_days=sum(1 for n in per_day.values() if n == 1) if per_day else None,
+        one_round_days=t.one_round_days(),
         longer_than_90_days=(
             None if length is None or last is None else (last - t.start_date).days + 1 > length[0]
         ),

@@ -37,6 +37,7 @@ from tracker.engine.alerts import (
     requirements,
     score_text,
 )
+from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
     PlayerRound,
@@ -74,6 +75,9 @@ class RoundView:
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
+    the state carries that round's evaluation of the same facts."""
     secured: dict[Key, Secured] = dataclasses.field(default_factory=dict)
     """The norms no later round can take away (:func:`secured_norm`), with why; those
     certain before they are achieved (a round robin's) are in :attr:`norms` too, with their
@@ -92,11 +96,15 @@ class RoundView:
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
+    """The evaluation after round ``number``, extending the state's carry of the round
+    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
     t = state.tournament
     last = t.is_last(number)
-    rows = standings(state, number)
+    carry = carried(state, number)
+    gate = norm_event(state) if carry is None else carry.gate
+    rows = standings(state, number, carry.live if carry is not None else None, gate)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
-    ctx = context(state, number, cells)  # once, for the norms and the prospects
+    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     assumed = system_condition(state)  # an unknown system: every norm, every round
@@ -113,7 +121,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
     return RoundView(
         number,
-        norm_event(state),
+        gate,
         rows,
         cells,
         ctx,
@@ -121,7 +129,8 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         pending,
         last,
         before_last_allowed,
-        secured,
+        settled=carry.settled if carry is not None else frozenset(),
+        secured=secured,
     )
 
 
@@ -234,13 +243,7 @@ def make_norm(
 ) -> MadeNorm:
     """The ``norm_achieved`` (and ``ignorable_games``) of a verdict, ids still empty."""
     t = state.tournament
-    gate = view.gate
     proof = evidence(verdict, verdict.raised, state.title_rules.rating_floor[title])
-    # as known now: a last-round bye is often announced rounds ahead
-    half_bye_last = (
-        t.planned_rounds is not None
-        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
-    )
     alert = ev.NormAchieved(
         alert_id="",
         tournament_id=t.id,
@@ -251,23 +254,7 @@ def make_norm(
         secured_early=not view.last and not open_conditions,
         secured_because=_because(view, player, title),
         evidence=proof,
-        flags=ev.NormFlags(
-            half_point_bye_last_round=half_bye_last,
-            swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
-            swiss_exemption=event_flags.swiss_exemption,
-            event_type_1_5_6=(
-                event_flags.event_type is not None if event_flags.event_type_rule else None
-            ),
-            event_type_reason=event_flags.event_type or "",
-            longer_than_30_days=event_flags.longer_than_30_days,
-            ratings_at_game_date=event_flags.game_date_ratings,
-            rate_of_play=gate.flag,
-            rate_of_play_reason=gate.reason,
-            rounds_per_day=event_flags.rounds_per_day,
-            rounds_per_day_ok=event_flags.rounds_per_day_ok,
-            one_round_a_day_3_days=_one_round_days(state, title, event_flags),
-            longer_than_90_days=event_flags.longer_than_90_days,
-        ),
+        flags=norm_flags(state, view.gate, player, title, event_flags),
         conditions=tuple(ev.NormCondition(article=c.article, text=c.text) for c in open_conditions),
     )
     ignorable = None
@@ -353,6 +340,39 @@ def _because(view: RoundView, player: Player, title: Title) -> str:
     and while conditions are open."""
     sure = view.secured.get((player.rank, title))
     return sure.because if sure is not None and not view.last else ""
+
+
+def norm_flags(
+    state: TournamentState,
+    gate: NormEvent,
+    player: Player,
+    title: Title,
+    event_flags: TournamentFlags,
+) -> ev.NormFlags:
+    """The tournament facts a norm alert (and its certificate) carries for the application."""
+    t = state.tournament
+    # as known now: a last-round bye is often announced rounds ahead
+    half_bye_last = (
+        t.planned_rounds is not None
+        and state.round(t.planned_rounds).byes.get(player.rank) is Code.HALF_BYE
+    )
+    return ev.NormFlags(
+        half_point_bye_last_round=half_bye_last,
+        swiss_exemption_by_round=event_flags.swiss_exemption_by_round,
+        swiss_exemption=event_flags.swiss_exemption,
+        event_type_1_5_6=(
+            event_flags.event_type is not None if event_flags.event_type_rule else None
+        ),
+        event_type_reason=event_flags.event_type or "",
+        longer_than_30_days=event_flags.longer_than_30_days,
+        ratings_at_game_date=event_flags.game_date_ratings,
+        rate_of_play=gate.flag,
+        rate_of_play_reason=gate.reason,
+        rounds_per_day=event_flags.rounds_per_day,
+        rounds_per_day_ok=event_flags.rounds_per_day_ok,
+        one_round_a_day_3_days=_one_round_days(state, title, event_flags),
+        longer_than_90_days=event_flags.longer_than_90_days,
+    )
 
 
 def _one_round_days(state: TournamentState, title: Title, flags: TournamentFlags) -> bool | None:
@@ -476,6 +496,7 @@ def prospect_alerts(
     sent: dict[str, str],
     reason: str = "no longer evaluated for the {title} norm (contention announced as {id})",
     players: Mapping[int, Player] | None = None,
+    settled: set[Key] | None = None,
 ) -> Emitted:
     """``norm_prospect`` when a player enters contention for a norm (it is still possible)
     or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
@@ -483,13 +504,16 @@ def prospect_alerts(
     ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id. A
     contention in force for a title the player is no longer evaluated for (a corrected
     registration, a player taken off) is revoked (``norm_prospect_revoked``, with ``reason``;
-    ``players``: where to find a player no longer registered)."""
+    ``players``: where to find a player no longer registered). ``settled``: filled with the
+    pairs out of reach for good (:attr:`tracker.engine.carry.Carry.settled`)."""
     t = state.tournament
     number = view.number
     edition = state.title_rules.name
-    outlook = Outlook(state, number, view.cells, view.ctx)
+    outlook = Outlook(state, number, view.cells, view.ctx, view.settled)
     out: Emitted = []
     found = outlook.all(view.secured)
+    if settled is not None:
+        settled.update(outlook.settled)
     for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
@@ -618,6 +642,7 @@ __all__ = [
     "issue_norm",
     "make_norm",
     "norm_alerts",
+    "norm_flags",
     "prospect_alerts",
     "rating_alert",
     "rating_alerts",

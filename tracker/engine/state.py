@@ -1,7 +1,9 @@
 """A tournament's state: the facts received so far, and the memory of alerts already sent.
 
-Nothing derived is stored: scores, Ra, Rp, live ratings and verdicts are recomputed from the
-facts by :mod:`tracker.engine.evaluation` whenever a round finishes or a result is corrected.
+Nothing derived is stored but :attr:`TournamentState.carry`: scores, Ra, Rp, live ratings and
+verdicts are worked out from the facts by :mod:`tracker.engine.evaluation` whenever a round
+finishes or a result is corrected, the next round's from the carry of the round before when
+the facts it rests on are the same (:mod:`tracker.engine.carry`).
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
 from tracker.domain.players import Player
 from tracker.domain.results import Code
@@ -16,6 +19,9 @@ from tracker.domain.tournaments import Tournament
 from tracker.norms.search import Cell
 from tracker.rules import TitleRules
 from tracker.rules.rating import RatingRules
+
+if TYPE_CHECKING:
+    from tracker.engine.carry import Carry
 
 Board = tuple[int, int]
 """(white, black) start ranks."""
@@ -144,6 +150,9 @@ class TournamentState:
     """The last round whose finish has been announced."""
     sent: Mapping[str, str] = dataclasses.field(default_factory=lambda: MappingProxyType({}))
     """Alerts in force, by subject (``norm:7:GM``), with the id they were sent under."""
+    carry: Carry | None = dataclasses.field(default=None, compare=False, repr=False)
+    """What the evaluation of the last round announced left for the next one's
+    (:mod:`tracker.engine.carry`): derived from the facts, used only with the same facts."""
 
     def round(self, number: int) -> Round:
         return self.rounds.get(number) or Round()
@@ -162,6 +171,7 @@ class TournamentState:
             MappingProxyType(rounds),
             self.announced,
             self.sent,
+            self.carry,
         )
 
     def cells(self, rank: int, up_to: int) -> list[Cell]:

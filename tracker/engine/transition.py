@@ -19,8 +19,10 @@ from tracker.domain.results import Code, format_result, parse_result
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import Tournament
 from tracker.engine.alerts import alert_id
+from tracker.engine.carry import Carry
 from tracker.engine.corrections import correct
 from tracker.engine.evaluation import PlayerRound
+from tracker.engine.prospects import Key
 from tracker.engine.round_alerts import (
     Emitted,
     norm_alerts,
@@ -531,14 +533,19 @@ def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emi
     sent = dict(state.sent)
     out = norm_alerts(state, view, sent)
     out.extend(rating_alerts(state, view, sent))
+    settled: set[Key] = set()
     if view.gate.norms:
-        out.extend(prospect_alerts(state, view, sent))
+        out.extend(prospect_alerts(state, view, sent, settled=settled))
     finished = _round_finished(state, number, view.rows, view.not_a_norm_event)
     if f"round:{number}" in sent:
         sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
     out.insert(0, finished)  # first, then its alerts
+    live = {row.player.rank: row.track for row in view.rows}
     new_state = dataclasses.replace(
-        state, sent=MappingProxyType(sent), announced=max(state.announced, number)
+        state,
+        sent=MappingProxyType(sent),
+        announced=max(state.announced, number),
+        carry=Carry.of(state, number, live, frozenset(settled), view.gate),
     )
     return new_state, out
 

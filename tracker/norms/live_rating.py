@@ -42,11 +42,14 @@ from tracker.domain.titles import RATING_TITLES, Title
 from tracker.rules.rating import RatingRules
 
 __all__ = [
+    "EMPTY_TRACK",
     "InterimRating",
+    "LiveTrack",
     "RatedGame",
     "first_reached",
     "interim_ratings",
     "k_factor",
+    "live_track",
     "rated_games",
     "rating_change",
 ]
@@ -221,9 +224,48 @@ def interim_ratings(
     the same for every round; by default it is the number of rated games so far, i.e. the
     rating as if the period closed after that round. An unrated player gets ``[]``.
     """
+    return list(live_track(player, games_by_round, rules, on, games_in_period).interims)
+
+
+class LiveTrack(NamedTuple):
+    """A player's live ratings up to some round, with what extending them to later rounds
+    needs (:func:`live_track` with ``since``) instead of starting again from round 1."""
+
+    interims: tuple[InterimRating, ...]
+    played: tuple[RatedGame, ...]
+    """The rated games so far: over the board, against a rated opponent."""
+    hundredths: int
+    """Σ(score − PD) of :attr:`played`, in hundredths, each game standing alone (the sum
+    the 2022 one-upgrade cap recomputes from :attr:`played`)."""
+
+
+EMPTY_TRACK = LiveTrack((), (), 0)
+
+
+def live_track(
+    player: Player,
+    games_by_round: Iterable[tuple[int, Sequence[RatedGame]]],
+    rules: RatingRules,
+    on: date,
+    games_in_period: int | None = None,
+    since: LiveTrack = EMPTY_TRACK,
+) -> LiveTrack:
+    """:func:`interim_ratings` as a track; ``since``: the track of the rounds before those of
+    ``games_by_round``, which it extends. Extending gives exactly what the whole record
+    gives: the change is worked out again from every game so far, only the sum of the games
+    standing alone is carried (an exact integer).
+
+    >>> from tracker.rules.rating import rating_rules_named
+    >>> rules, on = rating_rules_named("rating-2024"), date(2024, 5, 1)
+    >>> p = Player(rank=1, name="A", federation="ENG", rating=1500, k_factor=40)
+    >>> one, two = [(1, [RatedGame(1900, Code.WIN)])], [(2, [RatedGame(1600, Code.DRAW)])]
+    >>> live_track(p, two, rules, on, since=live_track(p, one, rules, on)) == live_track(
+    ...     p, one + two, rules, on)
+    True
+    """
     start = player.rating
     if start is None:
-        return []
+        return EMPTY_TRACK
     cap = rules.difference_cap
     separable = cap is None or not cap.once_per_tournament
     limit = cap.points if cap is not None and cap.applies_to(start) else None
@@ -231,9 +273,9 @@ def interim_ratings(
     k_limited = rules.k_limited
     rounded = rules.rounding.apply_ratio
     before = player.rated_games
-    played: list[RatedGame] = []
-    hundredths = 0  # Σ(score − PD) so far, in hundredths, when each game stands alone
-    result: list[InterimRating] = []
+    played = list(since.played)
+    hundredths = since.hundredths
+    result = list(since.interims)
     for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
         for game in games:
             opponent, code = game
@@ -252,7 +294,7 @@ def interim_ratings(
         change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
         total = None if before is None else before + count
         result.append(InterimRating(round_number, start + change, change, total))
-    return result
+    return LiveTrack(tuple(result), tuple(played), hundredths)
 
 
 _ROUND_NUMBER = itemgetter(0)

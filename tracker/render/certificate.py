@@ -31,8 +31,9 @@ from pydantic import BaseModel, ConfigDict
 from tracker import contract as ev
 from tracker.domain.titles import Title
 from tracker.engine.alerts import evidence, player_ref
-from tracker.engine.evaluation import verdict_for
+from tracker.engine.evaluation import flags, norm_event, standings, verdict_for
 from tracker.engine.norm_in_force import alert_in_force, norm_alert_id_at
+from tracker.engine.round_alerts import norm_flags
 from tracker.engine.secured import pending
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Verdict
@@ -137,6 +138,11 @@ class NormCertificate(_Model):
     alert_id: str | None
     """The ``norm_achieved`` alert this certificate is the evidence of (same round, games and
     numbers); ``None`` when no alert was made from these facts."""
+    flags: ev.NormFlags | None = None
+    """The facts of the event a title application asks about beside the norm (the norm
+    alert's ``flags`` after the same round): the federation exemption per round, the event
+    type of 1.5.6, the rounds a day and the days with one round (1.1.3a). ``None`` in
+    certificates written before they were added."""
 
 
 _RESULT = {"1": "1", "=": "½", "0": "0", "-": "0 (forfeit)"}
@@ -246,6 +252,13 @@ def certificate(
         unrated_opponents=sum(o.rating is None for o in opponents),
         requirements=proof.requirements,
         alert_id=alert,
+        flags=norm_flags(
+            state,
+            norm_event(state),
+            player,
+            t,
+            flags(state, number, standings(state, number)),
+        ),
     )
 
 

@@ -15,14 +15,7 @@ from tracker.render.certificate import (
     result_fields,
 )
 
-_PAGE = Template("""<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>$title norm: $player_name</title>
-<style>
-@page { size: A4; margin: 14mm; }
+STYLE = """@page { size: A4; margin: 14mm; }
 body { font: 10.5pt/1.35 "Source Sans Pro", "DejaVu Sans", Arial, sans-serif; color: #111;
        max-width: 190mm; margin: 0 auto; padding: 8px; }
 h1 { font-size: 15pt; margin: 0 0 2px; }
@@ -41,10 +34,24 @@ dd { margin: 0; }
 .no { color: #a00; }
 .sign { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; margin-top: 30px; }
 .sign div { border-top: 1px solid #555; padding-top: 3px; color: #444; }
-</style>
+"""
+"""The certificate's CSS (A4, the IT1 form's layout); the application bundle uses it too."""
+
+_PAGE = Template("""<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>$page_title</title>
+<style>
+$style</style>
 </head>
 <body>
-<h1>$form</h1>
+$body</body>
+</html>
+""")
+
+_BODY = Template("""<h1>$form</h1>
 <p class="norm">Norm for the title of: $title</p>
 <p class="sub">Regulations $edition &middot; rounds 1&ndash;$rounds of $planned$secured</p>
 <h2>Event</h2>
@@ -75,8 +82,6 @@ $requirements
 </table>
 <div class="sign"><div>Chief arbiter: $arbiter<br>signature, date</div>
 <div>Organiser / federation: name, signature, stamp, date</div></div>
-</body>
-</html>
 """)
 
 
@@ -84,7 +89,7 @@ def _e(value: object) -> str:
     return escape("-" if value is None or value == "" else str(value))
 
 
-def _fields(fields: list[Field]) -> str:
+def field_list(fields: list[Field]) -> str:
     return (
         "<dl>\n"
         + "\n".join(
@@ -97,7 +102,17 @@ def _fields(fields: list[Field]) -> str:
     )
 
 
+def page(title: str, body: str, style: str = STYLE) -> str:
+    """A whole HTML page: ``body`` (HTML) under ``title`` (text, escaped here)."""
+    return _PAGE.substitute(page_title=escape(title), style=style, body=body)
+
+
 def render(c: NormCertificate) -> str:
+    return page(f"{c.title} norm: {c.player.name}", body(c))
+
+
+def body(c: NormCertificate) -> str:
+    """The certificate's content, for a page of its own or in the application bundle."""
     t = c.tournament
     games = "\n".join(
         "<tr>"
@@ -129,26 +144,25 @@ def render(c: NormCertificate) -> str:
         for r in c.requirements
     )
     arbiter = c.event.chief_arbiter
-    return _PAGE.substitute(
+    return _BODY.substitute(
         form=_e(c.form),
         title=_e(c.title),
         edition=_e(c.edition),
         rounds=c.rounds_considered,
         planned=t.planned_rounds or "?",
         secured=" (secured before the last round)" if c.secured_early else "",
-        player_name=_e(c.player.name),
-        event=_fields(event_fields(c)),
-        player=_fields(player_fields(c)),
+        event=field_list(event_fields(c)),
+        player=field_list(player_fields(c)),
         games=games,
         games_counted=c.games_counted,
         ra=c.ra,
         score=_e(c.score_text),
         notes=f"<ul>{notes}</ul>" if notes else "",
-        result=_fields(result_fields(c)),
+        result=field_list(result_fields(c)),
         ignored=ignored,
         requirements=requirements,
         arbiter=escape(arbiter) if arbiter else '<span class="blank"></span>',
     )
 
 
-__all__ = ["render"]
+__all__ = ["STYLE", "body", "field_list", "page", "render"]

@@ -12,15 +12,19 @@ HTML forms keep every letter.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import unicodedata
+from collections.abc import Callable, Iterable
 from importlib.resources import files
 from importlib.util import find_spec
 from pathlib import Path
 
 from fpdf import FPDF
 from fpdf.fonts import FontFace
+from pydantic import BaseModel
 
+from tracker import contract as ev
 from tracker.render.certificate import (
     Field,
     NormCertificate,
@@ -73,8 +77,9 @@ _SIGNS = {"≥": ">=", "≤": "<=", "–": "-", "—": "-", "’": "'", "…": "
 _SPELLED = {**_SIGNS, "Ł": "L", "ł": "l"}
 
 
-def _letters(c: NormCertificate) -> set[str]:
-    return {ch for ch in c.model_dump_json() if not ch.isspace()}
+def letters(model: BaseModel) -> set[str]:
+    """The letters a document of ``model`` (a certificate, a bundle) may have to draw."""
+    return {ch for ch in model.model_dump_json() if not ch.isspace()}
 
 
 def _undrawn(pdf: FPDF, letters: set[str]) -> list[str]:
@@ -112,30 +117,46 @@ def render(c: NormCertificate) -> bytes:
 def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
     """The PDF, and the letters it could not draw (also listed at its top); none where a
     Unicode font is installed and has them."""
-    t = c.tournament
-    pdf = FPDF(format="A4")
-    letters = _letters(c)
-    family = _add_fonts(pdf, letters)
-    font = family or "Helvetica"
-    draw = str if family else latin1
-    missing = _undrawn(pdf, letters)
+    pen = Pen.start(letters(c), f"{c.title} norm: {c.player.name}")
+    draw(pen, c)
+    return bytes(pen.pdf.output()), pen.missing
 
-    def text(value: object) -> str:
-        return draw("-" if value is None or value == "" else str(value))
 
-    pdf.set_margins(14, 10, 14)
-    pdf.set_auto_page_break(True, margin=10)
-    pdf.set_title(text(f"{c.title} norm: {c.player.name}"))
-    pdf.add_page()
+@dataclasses.dataclass
+class Pen:
+    """An A4 document with the fonts its letters need, and the helpers every page uses."""
 
-    def heading(title: str, x: float = 14, width: float = 0) -> None:
+    pdf: FPDF
+    font: str
+    draw: Callable[[str], str]
+    missing: list[str]
+    """The letters no font here has (``Ř U+0158``)."""
+
+    @classmethod
+    def start(cls, letters: set[str], title: str) -> Pen:
+        pdf = FPDF(format="A4")
+        family = _add_fonts(pdf, letters)
+        pen = cls(pdf, family or "Helvetica", str if family else latin1, _undrawn(pdf, letters))
+        pdf.set_margins(14, 10, 14)
+        pdf.set_auto_page_break(True, margin=10)
+        pdf.set_title(pen.text(title))
+        return pen
+
+    def text(self, value: object) -> str:
+        return self.draw("-" if value is None or value == "" else str(value))
+
+    def heading(self, title: str, x: float = 14, width: float = 0) -> None:
+        pdf = self.pdf
         pdf.set_x(x)
-        pdf.set_font(font, "B", 10)
+        pdf.set_font(self.font, "B", 10)
         pdf.cell(width, 5.5, title, new_x="LMARGIN", new_y="NEXT", border="B")
         pdf.ln(0.8)
-        pdf.set_font(font, "", 8.5)
+        pdf.set_font(self.font, "", 8.5)
 
-    def fields(rows: list[Field], x: float = 14, width: float = 182, label: float = 52) -> None:
+    def fields(
+        self, rows: list[Field], x: float = 14, width: float = 182, label: float = 52
+    ) -> None:
+        pdf = self.pdf
         for name, value in rows:
             pdf.set_x(x)
             pdf.set_text_color(80, 80, 80)
@@ -146,120 +167,120 @@ def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
                 pdf.ln(4.2)
             else:
                 pdf.multi_cell(
-                    width - label, 4.2, text(value), new_x="LMARGIN", new_y="NEXT", align="L"
+                    width - label, 4.2, self.text(value), new_x="LMARGIN", new_y="NEXT", align="L"
                 )
 
-    pdf.set_font(font, "B", 15)
-    pdf.cell(0, 8, text(c.form), new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "B", 12)
-    pdf.cell(0, 6, f"Norm for the title of: {c.title}", new_x="LMARGIN", new_y="NEXT")
-    pdf.set_font(font, "", 9.5)
-    secured = " (secured before the last round)" if c.secured_early else ""
-    pdf.cell(
-        0,
-        5,
-        text(
-            f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds or '?'}"
-        )
-        + secured,
-        new_x="LMARGIN",
-        new_y="NEXT",
-    )
-    if missing:
+    def header(self, form: str, heading: str, sub: str) -> None:
+        """A new page with the form's name, what it is for and a line under them, then the
+        letters that could not be drawn (:meth:`gaps`)."""
+        pdf = self.pdf
+        pdf.add_page()
+        lines = ((15, "B", 8, form), (12, "B", 6, heading), (9.5, "", 5, sub))
+        for size, style, height, line in lines:
+            pdf.set_font(self.font, style, size)
+            pdf.cell(0, height, self.text(line), new_x="LMARGIN", new_y="NEXT")
+        self.gaps()
+
+    def gaps(self) -> None:
+        """Say at the top of the page which letters could not be drawn."""
+        if not self.missing:
+            return
+        pdf = self.pdf
         pdf.set_text_color(160, 0, 0)
         pdf.multi_cell(
             0,
             4.5,
-            text(
+            self.text(
                 "Letters this PDF could not draw (no font on this machine has them; the HTML "
-                "and JSON forms keep them): " + ", ".join(missing)
+                "and JSON forms keep them): " + ", ".join(self.missing)
             ),
             new_x="LMARGIN",
             new_y="NEXT",
         )
         pdf.set_text_color(0, 0, 0)
 
+    def table(self, widths: tuple[float, ...], rows: list[list[str]]) -> None:
+        """A table whose first row is its heading."""
+        head = FontFace(emphasis="BOLD", fill_color=(235, 235, 235))
+        with self.pdf.table(
+            col_widths=widths, headings_style=head, line_height=3.9, padding=(0.3, 1)
+        ) as table:
+            for row in rows:
+                table.row(row)
+
+
+def draw(pen: Pen, c: NormCertificate) -> None:
+    """The certificate on a new page of ``pen``'s document."""
+    pdf, font, text = pen.pdf, pen.font, pen.text
+    t = c.tournament
+    secured = " (secured before the last round)" if c.secured_early else ""
+    pen.header(
+        c.form,
+        f"Norm for the title of: {c.title}",
+        f"Regulations {c.edition} - rounds 1-{c.rounds_considered} of {t.planned_rounds or '?'}"
+        + secured,
+    )
+
     # the event on the left, the player beside it
     pdf.ln(1)
     top = pdf.get_y()
-    heading("Event", 14, 112)
-    fields(event_fields(c), 14, 112, 27)
+    pen.heading("Event", 14, 112)
+    pen.fields(event_fields(c), 14, 112, 27)
     bottom = pdf.get_y()
     pdf.set_y(top)
-    heading("Player", 132, 64)
-    fields(player_fields(c), 132, 64, 24)
+    pen.heading("Player", 132, 64)
+    pen.fields(player_fields(c), 132, 64, 24)
     pdf.set_y(max(bottom, pdf.get_y()))
 
-    heading("Opponents")
-    head = FontFace(emphasis="BOLD", fill_color=(235, 235, 235))
-    with pdf.table(
-        col_widths=(7, 17, 10, 56, 18, 10, 13, 15, 22),
-        headings_style=head,
-        line_height=3.9,
-        padding=(0.3, 1),
-    ) as table:
-        table.row(["Rd", "Date", "Title", "Name", "FIDE id", "Fed", "Rating", "Counted", "Result"])
-        for g in c.games:
-            o = g.opponent
-            table.row(
-                [
-                    str(g.round),
-                    g.date.isoformat() if g.date else "-",
-                    text(o.title),
-                    text(o.name),
-                    text(o.fide_id),
-                    text(o.federation or "?"),
-                    text(o.rating),
-                    str(g.rating_used),
-                    text(g.result),
-                ]
-            )
-        table.row(
-            ["", "", "", f"{c.games_counted} games", "", "", "", f"Ra {c.ra}", text(c.score_text)]
+    pen.heading("Opponents")
+    rows = [["Rd", "Date", "Title", "Name", "FIDE id", "Fed", "Rating", "Counted", "Result"]]
+    for g in c.games:
+        o = g.opponent
+        rows.append(
+            [
+                str(g.round),
+                g.date.isoformat() if g.date else "-",
+                text(o.title),
+                text(o.name),
+                text(o.fide_id),
+                text(o.federation or "?"),
+                text(o.rating),
+                str(g.rating_used),
+                text(g.result),
+            ]
         )
+    rows.append(
+        ["", "", "", f"{c.games_counted} games", "", "", "", f"Ra {c.ra}", text(c.score_text)]
+    )
+    pen.table((7, 17, 10, 56, 18, 10, 13, 15, 22), rows)
     for g in c.games:
         if g.note:
             pdf.multi_cell(
                 0, 4.5, text(f"round {g.round}: {g.note}"), new_x="LMARGIN", new_y="NEXT"
             )
 
-    heading("Result")
-    fields(result_fields(c), label=56)
+    pen.heading("Result")
+    pen.fields(result_fields(c), label=56)
 
-    heading("Games left out")
+    pen.heading("Games left out")
     if c.ignored:
-        with pdf.table(
-            col_widths=(8, 48, 14, 18, 94), headings_style=head, line_height=3.9, padding=(0.3, 1)
-        ) as table:
-            table.row(["Rd", "Opponent", "Result", "Article", "Why"])
-            for i in c.ignored:
-                table.row(
-                    [
-                        str(i.round),
-                        text(i.opponent.name if i.opponent else None),
-                        text(i.result),
-                        text(i.article),
-                        text(i.reason),
-                    ]
-                )
+        rows = [["Rd", "Opponent", "Result", "Article", "Why"]]
+        rows += [
+            [
+                str(i.round),
+                text(i.opponent.name if i.opponent else None),
+                text(i.result),
+                text(i.article),
+                text(i.reason),
+            ]
+            for i in c.ignored
+        ]
+        pen.table((8, 48, 14, 18, 94), rows)
     else:
         pdf.cell(0, 5, "None.", new_x="LMARGIN", new_y="NEXT")
 
-    heading("Requirements checked")
-    with pdf.table(
-        col_widths=(16, 60, 46, 46, 14), headings_style=head, line_height=3.9, padding=(0.3, 1)
-    ) as table:
-        table.row(["Article", "Requirement", "Needed", "Has", ""])
-        for r in c.requirements:
-            table.row(
-                [
-                    text(r.article),
-                    text(r.name),
-                    text(r.needed),
-                    text(r.actual),
-                    "met" if r.met else "NOT MET",
-                ]
-            )
+    pen.heading("Requirements checked")
+    requirements(pen, c.requirements)
 
     pdf.ln(9)
     y = pdf.get_y()
@@ -272,7 +293,31 @@ def render_noting_gaps(c: NormCertificate) -> tuple[bytes, list[str]]:
     pdf.cell(0, 4, "Organiser / federation: name", new_x="LMARGIN", new_y="NEXT")
     pdf.cell(98, 4, "signature, date")
     pdf.cell(0, 4, "signature, stamp, date", new_x="LMARGIN", new_y="NEXT")
-    return bytes(pdf.output()), missing
 
 
-__all__ = ["latin1", "render", "render_noting_gaps", "unicode_fonts"]
+def requirements(pen: Pen, found: Iterable[ev.Requirement]) -> None:
+    """A table of requirements (or an application's conditions) with their articles."""
+    rows = [["Article", "Requirement", "Needed", "Has", ""]]
+    rows += [
+        [
+            pen.text(r.article),
+            pen.text(r.name),
+            pen.text(r.needed),
+            pen.text(r.actual),
+            "met" if r.met else "NOT MET",
+        ]
+        for r in found
+    ]
+    pen.table((16, 60, 46, 46, 14), rows)
+
+
+__all__ = [
+    "Pen",
+    "draw",
+    "latin1",
+    "letters",
+    "render",
+    "render_noting_gaps",
+    "requirements",
+    "unicode_fonts",
+]

@@ -83,6 +83,22 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterable[str]:
         elif isinstance(a, ev.TitleRatingRevoked | ev.NormProspectRevoked):
             what = "rating level" if isinstance(a, ev.TitleRatingRevoked) else "norm contention"
             yield f"!! round {a.round}: {a.title} {what} revoked: {_name(a.player)} — {a.reason}"
+        elif isinstance(a, ev.TitleApplicationComplete):
+            app = a.application
+            assert app.complete_on is not None
+            yield (
+                f"** {a.title} application COMPLETE: {_name(a.player)} (FIDE id {app.fide_id}) — "
+                f"on {app.complete_on.isoformat()}, {len(app.norms)} norms, "
+                f"{app.games_credited} games, rating {app.rating.rating if app.rating else '-'}"
+            )
+        elif isinstance(a, ev.TitleApplicationProgress):
+            app = a.application
+            was = "no longer complete: " if a.revokes else ""
+            yield (
+                f"   {a.title} application of {_name(a.player)} (FIDE id {app.fide_id}): {was}"
+                f"{len(app.norms)} norms, {app.games_credited} games; missing "
+                + "; ".join(app.missing)
+            )
 
 
 def _summary(p: ev.Prospect, edition: str) -> str:

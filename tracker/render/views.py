@@ -115,7 +115,7 @@ class NormStatus(_View):
     evidence: ev.NormEvidence
     contention: str | None = None
     """Before the last round: ``possible``, ``secured`` or ``out_of_reach`` (see
-    ``tracker/engine/prospects.py``); ``None`` once the tournament is over."""
+    ``tracker/engine/prospects/``); ``None`` once the tournament is over."""
     prospect: ev.Prospect | None = None
     """What the remaining rounds must bring, while the player is in contention."""
 

@@ -457,6 +457,38 @@ class TitleRules2009:
     (2024: 1.4.2c; 1.4.1c names the pairing-allocated bye only as the game an 8-game norm may
     lack)."""
 
+    # -- 1.5 a title application based on norms (see tracker/titles) --------------------------
+
+    application_articles: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType(
+            {
+                "games": "1.50",
+                "two_titles": "1.51",
+                "rating": "1.52",
+                "interim": "1.52a",
+                "own_rules": "1.53",
+                "normal_foreigners": "1.43f",
+            }
+        )
+    )
+    """The articles an application's conditions cite, by what they are about: 1.50 two or
+    more norms covering at least 27 games; 1.51 a norm good for two titles serves both
+    applications; 1.52 the title's rating reached at some time, 1.52a published or not, the
+    proof of an unpublished one resting with the federation; 1.53 a norm counts under the
+    regulations in force when it was achieved; 1.43f at least one norm under the normal
+    foreigner requirement."""
+    application_games: int = 27
+    """1.50: norms covering at least 27 games (each norm counted as :meth:`credited_games`
+    of its own edition says)."""
+    application_min_norms: int = 2
+    """1.50: "two or more norms"."""
+    short_norms_per_application: int | None = None
+    """How many 8-game norms of 1.4.1c (2024) one application may use; ``None``: the edition
+    has no such norms and no limit."""
+    event_type_norms_after: date | None = None
+    """1.5.6 (2024): an application holding a norm of an event that started after this day
+    needs a norm from an event of :meth:`event_type_1_5_6`; ``None``: no such rule."""
+
 
 def _bar(held: Title | None, woman: bool, title: Title) -> str | None:
     """What keeps a holder of ``held`` (a woman or not) from ``title``
@@ -562,9 +594,14 @@ FIDE_2009R2022 = dataclasses.replace(
         "unrated opponents at 1000, 30 rated games for titles by rating, 1.5.6 event types"
     ),
     event_type_swiss=(40, 2000),
+    event_type_norms_after=date(2022, 6, 30),
+    application_articles=MappingProxyType(
+        {**FIDE_2009R2017.application_articles, "event_types": "1.5.6"}
+    ),
 )
 """1.5.6 of the 2024 text reaches back: "if an application includes at least one norm
 achieved after 30 June 2022", one of its norms must come from a strong Swiss or one of the
 events it lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``)
 as a 2024 norm does, with the 2024 list (the 2022 wording is not in the reference). Reading:
-the event's start date decides, as for the edition (1.53)."""
+the event's start date decides, as for the edition (1.53). An application judged under this
+revision (:mod:`tracker.titles`) asks it of its norms (``event_type_norms_after``)."""

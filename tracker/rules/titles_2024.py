@@ -116,6 +116,31 @@ class TitleRules2024(TitleRules2009):
     """1.5.6: an individual Swiss where every round has at least 40 participants with an
     average rating of at least 2000 (players counted only if they miss at most one round,
     pairing-allocated byes excepted)."""
+    application_articles: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType(
+            {
+                "games": "1.5.1",
+                "two_titles": "1.5.2",
+                "rating": "1.5.3",
+                "interim": "1.5.3a",
+                "own_rules": "1.5.4",
+                "normal_foreigners": "1.4.3e",
+                "short_norms": "1.4.1c",
+                "event_types": "1.5.6",
+                "one_round_days": "1.1.3a",
+            }
+        )
+    )
+    """1.5.1 norms covering at least 27 games (1.4.1d's whole points counted by each norm);
+    1.5.2 one norm for two titles; 1.5.3 the rating, 1.5.3a published or interim (the proof
+    of an interim one resting with the federation); 1.5.4 a norm counts under the
+    regulations in force when it was achieved; 1.4.3e at least one norm under the normal
+    foreigner requirement; 1.4.1c at most one 8-game norm; 1.5.6 the event types; 1.1.3a
+    (:attr:`one_round_days`) one norm from an event with one round a day on three days."""
+    short_norms_per_application: int | None = 1
+    """1.4.1c: "only one such norm" (8 games counted as 9) may be used in an application."""
+    event_type_norms_after: date | None = date(2022, 6, 30)
+    """1.5.6: "if an application includes at least one norm achieved after 30 June 2022"."""
     articles: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType(
             {

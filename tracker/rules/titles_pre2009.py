@@ -101,6 +101,16 @@ class TitleRulesPre2009(TitleRules2009):
         )
     )
 
+    application_articles: Mapping[str, str] = dataclasses.field(
+        default_factory=lambda: MappingProxyType(
+            {"games": "1", "rating": "1", "interim": "1", "normal_foreigners": "2.2"}
+        )
+    )
+    """1: norms over at least 27 games and the title's rating, "published in FIDE's list or
+    reached, as can be shown, between two lists"; 2.2: "candidates must have at least one norm
+    that does not need these exemptions". The summary says nothing of a norm serving two
+    titles or of older norms: no article is cited for them."""
+
     def min_games(self, t: Tournament) -> tuple[int, int]:
         """2.1: at least 9 games; only the European Club Cup, if it has at least 7 rounds,
         makes do with fewer (read: 7)."""

@@ -1,0 +1,82 @@
+"""What the evaluation of one round leaves for the next round's, so that a round's work is
+what that round can have changed (docs/prospects.md, "How the search stays fast").
+
+A :class:`Carry` is derived, never a fact: it holds the facts it was made from (the players
+and every round up to its own, each an immutable value that a new fact replaces), and
+:meth:`Carry.follows` uses it only for the next round of exactly those facts (a round closed
+since, or reopened and complete, holds the same games: :meth:`Round.same_facts`).
+Any other fact (a correction, a player registered late) makes the next evaluation start
+from round 1, as the whole tournament would be evaluated without it; a test compares the two
+(``tests/unit/test_incremental.py``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+
+from tracker.domain.players import Player
+from tracker.domain.tournaments import Tournament
+from tracker.engine.evaluation import NormEvent
+from tracker.engine.prospects.values import Key
+from tracker.engine.state import Round, TournamentState
+from tracker.norms.live_rating import LiveTrack
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Carry:
+    """After round :attr:`number`: every player's live ratings so far, the (player, title)
+    pairs out of reach for good (see :attr:`settled`), and whether the event gives norms
+    (:func:`tracker.engine.evaluation.norm_event`, a function of the tournament and the
+    players)."""
+
+    number: int
+    tournament: Tournament
+    """The registration it was made under (its system, rounds and dates decide the norms
+    and the gate; ``system_corrected`` replaces it)."""
+    players: Mapping[int, Player]
+    rounds: tuple[Round | None, ...]
+    """Rounds 1 … :attr:`number` as they were evaluated."""
+    live: Mapping[int, LiveTrack]
+    settled: frozenset[Key]
+    """Pairs of a Swiss whose number of rounds is known that no later result can bring back
+    into contention (:attr:`tracker.engine.prospects.Outlook.settled` says which and why)."""
+    gate: NormEvent
+
+    @classmethod
+    def of(
+        cls,
+        state: TournamentState,
+        number: int,
+        live: Mapping[int, LiveTrack],
+        settled: frozenset[Key],
+        gate: NormEvent,
+    ) -> Carry:
+        rounds = tuple(state.rounds.get(n) for n in range(1, number + 1))
+        return cls(number, state.tournament, state.players, rounds, live, settled, gate)
+
+    def follows(self, state: TournamentState, number: int) -> bool:
+        """Whether round ``number`` of ``state`` comes right after this carry's round, on
+        the same registration, the same players and the same facts of every round before
+        it."""
+        if number != self.number + 1 or state.players is not self.players:
+            return False
+        if state.tournament is not self.tournament:
+            return False
+        get = state.rounds.get
+        return all(_same(get(n), rnd) for n, rnd in enumerate(self.rounds, 1))
+
+
+def _same(now: Round | None, then: Round | None) -> bool:
+    if now is None or then is None:
+        return now is then
+    return now.same_facts(then)
+
+
+def carried(state: TournamentState, number: int) -> Carry | None:
+    """The state's carry if round ``number`` can build on it."""
+    carry = state.carry
+    return carry if carry is not None and carry.follows(state, number) else None
+
+
+__all__ = ["Carry", "carried"]

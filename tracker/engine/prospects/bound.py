@@ -1,0 +1,358 @@
+"""The Swiss bound (:class:`Relaxed`): necessary conditions over every record the remaining
+games could make, the rating requirement exactly and each mix rule against the best the
+pool of opponents could give; and the table of needs it gives a reader."""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
+
+from tracker.domain.titles import Title
+from tracker.domain.tournaments import System
+from tracker.engine.prospects.opponents import Have, Pool, Weighted
+from tracker.engine.prospects.values import Need
+from tracker.norms.search import NormGame, Requirements, floor_adjusted
+from tracker.rules.mix import ComboMO, MixRule, WeightedMO
+
+if TYPE_CHECKING:
+    from tracker.engine.prospects.outlook import Outlook
+
+
+class Relaxed:
+    """Necessary conditions over every record the remaining games could make: the rating
+    requirement exactly, each mix rule against the best the pool could give.
+
+    A record counts the games so far but ``d`` won ones (1.42e, the lowest rated for the
+    rating, any for each mix rule) and ``m`` remaining games: ``m`` may be anything up to
+    the games left, since a remaining round may bring no counted game (a bye, a forfeit, a
+    game left out as a win or cut under 1.42f), and the record must keep the minimum
+    number of games, so ``d`` is fixed by ``m`` and the number of games. With ``exactly``,
+    ``m`` is ``left`` and no win is left out (1.4.1c: exactly 8 games)."""
+
+    def __init__(
+        self,
+        outlook: Outlook,
+        spec: Requirements,
+        counted: Sequence[NormGame],
+        have: Have,
+        pool: Pool,
+        left: int,
+        exactly: bool = False,
+        note: str = "",
+    ) -> None:
+        self.o = outlook
+        self.spec = spec
+        self.counted = counted
+        self.have = have
+        self.pool = pool
+        self.exactly = exactly
+        self.note = note
+        rules, t = outlook.rules, outlook.tournament
+        self.drop_wins = rules.may_ignore_wins(t) and not exactly
+        self._ordered = sorted(counted, key=lambda g: g.rating)
+        self._wins = [g for g in self._ordered if g.won] if self.drop_wins else []
+        self._drops: list[tuple[int, int, int]] = []
+        self._kept_sum = sum(g.rating for g in self._ordered)
+        self.left = min(left, pool.size)
+        clamped = [max(r, spec.floor) for r in pool.ratings[: self.left]]
+        self.best = list(itertools.accumulate(clamped, initial=0))
+        self.games_ok = False
+        self.rating_ok = False
+        self.lasting = True
+        """Whether every record failed for a reason later rounds keep (so far): too few
+        games, the rating, or an at-least rule of the mix even with every game left
+        counted (:meth:`_short_for_good`). Not an at-most rule, nor an at-least rule with
+        fewer games left counted: a game so far counts for the at-least rules and may be
+        left out for the at-most ones, which no single record of the round before does."""
+        self._for_good: dict[int, bool] = {}
+        self._failed_mix: tuple[int, int] | None = None
+        """The last (games, remaining games) whose mix failed, for :meth:`why_not`."""
+        self._mix: dict[tuple[int, int], bool] = {}
+        self._possible: bool | None = None
+
+    def drops(self) -> Iterator[tuple[int, int, int]]:
+        """(games, half points, floor-adjusted rating sum) of the games so far after
+        dropping the d lowest-rated wins, for d = 0, 1, …, each worked out once when first
+        asked for."""
+        ordered, spec = self._ordered, self.spec
+        for d in range(len(self._wins) + 1):
+            if d == len(self._drops):
+                if d:
+                    self._kept_sum -= self._wins[d - 1].rating
+                # the kept games' lowest ratings: the ordered ones but the d lowest wins
+                lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
+                half = sum(g.half_points for g in ordered) - 2 * d
+                adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
+                self._drops.append((len(ordered) - d, half, adjusted))
+            yield self._drops[d]
+
+    def _counts(self) -> range:
+        return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
+
+    def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
+        """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
+        gives the norm with ``h`` half points from them, ``None`` if no sum does."""
+        n_c, h_c, adj_c = drop
+        n = n_c + m
+        if n == 0 or n < self.spec.min_games:
+            return None
+        self.games_ok = True
+        total = self.o.least_sum(self.spec, h_c + h, n)
+        if total is None:
+            return None
+        x = total - adj_c
+        if x > self.best[m]:
+            return None
+        self.rating_ok = True
+        if not self._mix_ok(n, m):
+            if self.lasting and not self._short_for_good(n):
+                self.lasting = False
+            return None
+        return x
+
+    def possible(self) -> bool:
+        """Whether some number of counted games and some score pass every bound (the best
+        score is the easiest, and the mix does not depend on the score)."""
+        if self._possible is None:
+            self._possible = any(
+                self._needed_sum(m, drop, 2 * m) is not None
+                for m in reversed(self._counts())
+                for drop in self.drops()
+            )
+        return self._possible
+
+    def rows(self) -> dict[tuple[int, int], int]:
+        """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
+        opponents' ratings (as counted) must sum to at least ``X``."""
+        rows: dict[tuple[int, int], int] = {}
+        least_sum, spec = self.o.least_sum, self.spec
+        for m in self._counts():
+            best = self.best[m]
+            for n_c, h_c, adj_c in self.drops():
+                # :meth:`_needed_sum` for every score, fewest points last
+                n = n_c + m
+                if n == 0 or n < spec.min_games:
+                    continue
+                for h in range(2 * m, -1, -1):
+                    total = least_sum(spec, h_c + h, n)
+                    if total is None or total - adj_c > best:
+                        break  # fewer points only raise the requirement
+                    self.rating_ok = True
+                    if not self._mix_ok(n, m):
+                        break  # the same mix for every score
+                    x = total - adj_c
+                    known = rows.get((m, h))
+                    if known is None or x < known:
+                        rows[(m, h)] = x
+        return rows
+
+    def _mix_ok(self, n: int, m: int) -> bool:
+        if (n, m) not in self._mix:
+            self._mix[(n, m)] = ok = next(self._mix_failures(n, m), None) is None
+            if not ok:
+                self._failed_mix = (n, m)
+        return self._mix[(n, m)]
+
+    def _short_for_good(self, n: int) -> bool:
+        """Whether an at-least rule of the mix of ``n`` games fails even with every game
+        left counted: a round played later adds at most its game to those so far and takes
+        its opponent from the pool and a game from those left, which leaves every
+        at-least count where it was or lower, so such a record fails in every later round
+        too."""
+        if n not in self._for_good:
+            self._for_good[n] = next(self._at_least_failures(n, self.left), None) is not None
+        return self._for_good[n]
+
+    def _mix_failures(self, n: int, m: int) -> Iterator[str]:
+        """Each mix rule that fails for a record of ``n`` games, ``m`` of them still to play
+        (so ``len(counted) + m - n`` wins so far left out): at-least rules with the most the
+        games so far and the pool could add, at-most rules with the fewest the games kept
+        and the pool must bring, the wins left out being any of those of the kind. Lazily,
+        so that a pass or fail need not describe every rule."""
+        yield from self._at_least_failures(n, m)
+        yield from self._at_most_failures(n, m)
+
+    def _rule(self, n: int) -> MixRule:
+        double = self.o.tournament.system is System.DOUBLE_ROUND_ROBIN
+        return self.spec.mix(n, (n + 1) // 2 if double else n)
+
+    def _at_least_failures(self, n: int, m: int) -> Iterator[str]:
+        """:meth:`_mix_failures`' at-least rules."""
+        o, spec, pool, have = self.o, self.spec, self.pool, self.have
+        rule = self._rule(n)
+        own = spec.player.federation_key
+        holders = rule.title_holder_titles
+        holders_have = sum(c for t, c in have.titles.items() if t in holders)
+        holders_pool = sum(c for t, c in pool.titles.items() if t in holders)
+        if holders_have + min(m, holders_pool) < rule.min_title_holders:
+            yield f"{rule.title_holder_article} title-holders"
+        weighted = o.opponents.weighted(spec.player.rank, rule.mo)
+        if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
+            yield f"{rule.mo_article} {spec.title.value} title mix"
+        foreign, new_feds = o.opponents.foreign_federations(spec.player.rank)
+        if foreign + min(m, new_feds) < rule.min_foreign_federations:
+            yield f"{rule.foreign_article} foreign federations"
+        if rule.min_other_federations is not None:
+            other = len(self.counted) - have.federations[own]
+            if other + min(m, pool.size - pool.federations[own]) < rule.min_other_federations:
+                yield f"{rule.other_article} opponents from other federations"
+
+    def _at_most_failures(self, n: int, m: int) -> Iterator[str]:
+        """:meth:`_mix_failures`' at-most rules."""
+        o, spec, pool, have = self.o, self.spec, self.pool, self.have
+        rule = self._rule(n)
+        own = spec.player.federation_key
+        # the record leaves out exactly this many wins so far (1.42e): it has n games
+        dropped = len(self.counted) + m - n
+
+        def fewest(have_n: int, droppable_n: int, pool_n: int) -> int:
+            return max(0, have_n - min(dropped, droppable_n)) + max(0, m - (pool.size - pool_n))
+
+        def of_fed(fed: str) -> int:
+            return fewest(
+                have.federations[fed], have.droppable_federations[fed], pool.federations[fed]
+            )
+
+        if rule.max_own_federation is not None and of_fed(own) > rule.max_own_federation:
+            yield f"{rule.caps_article} opponents from {own}"
+        if rule.max_one_federation is not None:
+            cap = rule.max_one_federation
+            if any(of_fed(f) > cap for f in have.federations):
+                yield f"{rule.caps_article} opponents from one federation"
+        if rule.max_unrated is not None:
+            slack = spec.raise_count if o.rules.raised_unrated_counts_as_rated else 0
+            unrated = fewest(have.unrated, have.droppable_unrated, pool.unrated)
+            if unrated - slack > rule.max_unrated:
+                yield f"{rule.unrated_article} unrated opponents"
+
+    def why_not(self) -> str:
+        if not self.games_ok:
+            most = len(self.counted) + self.left
+            return (
+                f"games: at most {most} games can count, {self.spec.games_article} needs "
+                f"{self.spec.min_games}"
+            )
+        if not self.rating_ok:
+            against = (
+                "against the remaining opponents"
+                if self.o.round_robin
+                else "even against the strongest opponents still available"
+            )
+            return (
+                "rating: no score in the remaining games gives the average and performance "
+                + against
+            )
+        assert self._failed_mix is not None
+        return "mix: " + ", ".join(self._mix_failures(*self._failed_mix))
+
+    def needs(self) -> tuple[Need, ...]:
+        """The rows a reader needs: per number of counted games, each score from the lowest
+        possible, as long as more points lower the requirement."""
+        rows = self.rows()
+        scores: dict[int, list[int]] = {}
+        for m, h in rows:
+            scores.setdefault(m, []).append(h)
+        out: list[Need] = []
+        for m in sorted(scores, reverse=True):
+            if m == 0:
+                continue  # a norm from the games so far alone is :attr:`Status.SECURED`
+            previous = None
+            best = avg(self.best[m], m)
+            for h in sorted(scores[m]):
+                average = avg(rows[(m, h)], m)
+                if previous is not None and average >= previous:
+                    continue
+                previous = average
+                out.append(Need(m, self.o.score(h), average, best, self.note))
+        return tuple(out)
+
+
+def rating_may_do(main: Relaxed, m: int) -> bool:
+    """Whether a record of the games so far, every one kept, and ``m`` remaining games all
+    won against the strongest players of the pool reaches the rating requirement (1.48,
+    1.48a): the first test 1.4.1c's route (:meth:`Relaxed.possible`, no win left out)
+    makes, here from the main route's sums."""
+    if m > main.left:
+        return False
+    games, half, adjusted = next(main.drops())
+    total = main.o.least_sum(main.spec, half + 2 * m, games + m)
+    return total is not None and total - adjusted <= main.best[m]
+
+
+def needs_of(routes: Sequence[Relaxed]) -> tuple[Need, ...]:
+    """The rows of every route that is possible, by number of games (most first) and
+    score; where two routes give a row for the same games and score, the lower average
+    (the first route's on a tie)."""
+    possible = [route for route in routes if route.possible()]
+    if len(possible) == 1:
+        return possible[0].needs()  # the common case: nothing to merge
+    rows: dict[tuple[int, int], Need] = {}  # by games and score in half points
+    for route in possible:
+        for need in route.needs():
+            key = (-need.games, 2 * need.score.numerator // need.score.denominator)
+            known = rows.get(key)
+            if known is None or need.average < known.average:
+                rows[key] = need
+    return tuple(rows[key] for key in sorted(rows))
+
+
+def why_not(routes: Sequence[Relaxed]) -> str:
+    """Why no route can give the norm: the main route's reason, then each other's."""
+    first, *others = routes
+    return "; ".join([first.why_not(), *(f"{r.note.split(':')[0]}: {r.why_not()}" for r in others)])
+
+
+def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
+    """The ratings of ``ordered`` but its first ``drop`` won games, in order."""
+    for g in ordered:
+        if drop and g.won:
+            drop -= 1
+            continue
+        yield g.rating
+
+
+def avg(total: int, games: int) -> int:
+    """An average as 1.47b rounds it (the smallest sum reaching it is :func:`least_total`)."""
+    return (2 * total + games) // (2 * games)
+
+
+def _mo_reachable(
+    rule: MixRule,
+    titles: Counter[Title],
+    pool: Counter[Title | None],
+    m: int,
+    weighted: Weighted | None,
+) -> bool:
+    """Whether the title mix (1.45b–e, or the older fixed combinations) can be reached with
+    ``m`` more opponents from the pool; ``weighted``: a weighted mix's values for the
+    player (:meth:`Outlook.weighted`)."""
+    mo = rule.mo
+    if isinstance(mo, WeightedMO):
+        assert weighted is not None
+        value, gains = weighted
+        needed = mo.scaled_needed
+        slots = m
+        for weight, count in gains:
+            if value >= needed or slots == 0 or weight == 0:
+                break
+            used = min(count, slots)
+            value += weight * used
+            slots -= used
+        return value >= needed
+    assert isinstance(mo, ComboMO)
+
+    def short(wanted: frozenset[Title], count: int) -> int | None:
+        more = max(0, count - sum(c for t, c in titles.items() if t in wanted))
+        return more if more <= sum(c for t, c in pool.items() if t in wanted) else None
+
+    for wanted, count in mo.alternatives:
+        more = short(wanted, count)
+        if more is not None and more <= m:
+            return True
+    for group in mo.all_of:
+        shorts = [short(w, c) for w, c in group]
+        if all(s is not None for s in shorts) and sum(s or 0 for s in shorts) <= m:
+            return True
+    return False
