@@ -44,7 +44,8 @@ from bench.baseline import Figures, add_arguments, run
 from tests.support.builders import FIDE_2009, record
 from tracker import contract as ev
 from tracker.domain.titles import NORM_TITLES
-from tracker.engine.round_alerts import prospect_alerts, view_after
+from tracker.engine.round_alerts import prospect_alerts
+from tracker.engine.round_view import view_after
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import apply
 from tracker.engine.transition import record as record_fact

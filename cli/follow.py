@@ -64,10 +64,11 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "round_reopened, player_removed, player_corrected) and what the file says now is sent",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
-    from cli.main import rounds_option, system_option
+    from cli.main import rounds_option, system_option, watch_option
 
     rounds_option(p)
     system_option(p)
+    watch_option(p)
     facts = p.add_argument_group(
         "event facts for a broadcast followed alone (default: the start list's TRF header)"
     )
@@ -154,7 +155,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
     else:
         from follow.embedded import EmbeddedSink
 
-        sink = EmbeddedSink(sys.stdout, args.format, args.top, args.state, report)
+        sink = EmbeddedSink(sys.stdout, args.format, args.top, args.state, report, args.watch)
     follower = Follower(
         sink,
         say,
@@ -192,9 +193,7 @@ def _start_list(path: str) -> tuple[Any, Any]:
         raise InputError(f"{path}: {exc}") from None
 
 
-def _event(
-    args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: Any
-) -> Any:
+def _event(args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: Any) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
     with the event facts of the command line over it. The system is what the start list's
     records say (:mod:`tracker.formats.pairing_system`; a rating list says nothing), else

@@ -33,7 +33,7 @@ from tracker.host.replay import (
     with_overrides,
 )
 from tracker.render.certificate import NoNorm, certificate
-from tracker.render.report import check_lines
+from tracker.render.report import check_lines, check_table
 from tracker.rules import TITLE_EDITIONS, describe_editions
 
 EDITION_NAMES = [e.name for e in TITLE_EDITIONS]
@@ -145,7 +145,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     for done, item in enumerate(events, 1):
         alerts = run.feed(item)
         progress.update(done, getattr(item.event, "round", 0))
-        for line in render(run, item, alerts, args.format, args.top, announced):
+        for line in render(run, item, alerts, args.format, args.top, announced, args.watch):
             print(line, file=out)
     progress.close()
     return 0
@@ -162,19 +162,41 @@ def _final_state(args: argparse.Namespace) -> TournamentState:
 
 
 def _player(state: TournamentState, wanted: str) -> int:
-    from tracker.render.views import find_player
+    """The start rank of the player ``--player`` names: a start rank, a FIDE id, or a name
+    (:func:`~tracker.render.views.players_named`); a name that fits several players is
+    refused with the candidates."""
+    from tracker.render.views import find_player, players_named
 
     rank = find_player(state, wanted)
-    if rank is None:
-        raise InputError(f"--player: no player with start rank or FIDE id {wanted}")
-    return rank
+    if rank is not None:
+        return rank
+    found = players_named(state, wanted)
+    if len(found) == 1:
+        return found[0]
+    if not found:
+        if wanted.isdigit():
+            raise InputError(f"--player: no player with start rank or FIDE id {wanted}")
+        raise InputError(f"--player: no player named {wanted!r}")
+    listed = "; ".join(f"{r} {state.players[r].label()}" for r in found[:20])
+    more = f" and {len(found) - 20} more" if len(found) > 20 else ""
+    raise InputError(
+        f"--player: {wanted!r} names {len(found)} players; give one's start rank or FIDE id: "
+        f"{listed}{more}"
+    )
 
 
 def cmd_check(args: argparse.Namespace) -> int:
     state = _final_state(args)
-    rank = _player(state, args.player)
     up_to = _up_to(args, state) or state.announced
-    lines, status = check_lines(state, rank, Title(args.title) if args.title else None, up_to)
+    if args.player is None:
+        if args.title:
+            raise InputError("--title: goes with --player (without it, every title is listed)")
+        lines = check_table(state, up_to)
+        status = 0
+    else:
+        rank = _player(state, args.player)
+        title = Title(args.title) if args.title else None
+        lines, status = check_lines(state, rank, title, up_to)
     for line in lines:
         print(line)
     return status
@@ -267,6 +289,17 @@ def _planned_rounds(text: str) -> int:
     return value
 
 
+def watch_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--watch",
+        type=int,
+        default=10,
+        metavar="N",
+        help="text: after each round, the N players closest to a norm (the norm watch; 0: "
+        "none; tracker check FILE --round R lists them all)",
+    )
+
+
 def progress_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--progress",
@@ -311,14 +344,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     replay.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
+    watch_option(replay)
     rounds_option(replay)
     system_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)
 
-    check = sub.add_parser("check", help="an arbiter's breakdown of a player's norm attempt")
+    check = sub.add_parser(
+        "check",
+        help="the norm watch of every player, or an arbiter's breakdown of one player's norm",
+    )
     check.add_argument("file", help="TRF file, or JSONL file of input events")
-    check.add_argument("--player", required=True, help="start rank or FIDE id")
+    check.add_argument(
+        "--player",
+        help="start rank, FIDE id or name (without it: the whole norm watch, every player "
+        "and title, closest first)",
+    )
     check.add_argument(
         "--title",
         type=_title,
@@ -336,7 +377,7 @@ def build_parser() -> argparse.ArgumentParser:
         "certificate", help="the IT1 certificate of a norm achieved (JSON, HTML or PDF)"
     )
     cert.add_argument("file", help="TRF file, or JSONL file of input events")
-    cert.add_argument("--player", required=True, help="start rank or FIDE id")
+    cert.add_argument("--player", required=True, help="start rank, FIDE id or name")
     cert.add_argument(
         "--title",
         type=_title,

@@ -73,7 +73,8 @@ def register(sub: Any) -> None:
         "--format",
         choices=["text", "jsonl"],
         default="text",
-        help="text: one line per alert naming its round, standings per round (default); "
+        help="text: each round's standings and alerts, in round order, each line naming its "
+        "round (default); "
         "jsonl: each alert as JSON, the event contract",
     )
     alerts.add_argument(
@@ -180,6 +181,8 @@ def cmd_worker(args: argparse.Namespace) -> int:
         asyncio.run(prepare(settings))
     except KafkaError as exc:
         return _kafka_failure(settings, exc)
+    if settings.web_port is not None:
+        print(f"tracker worker: {_web_address(settings)}", file=sys.stderr, flush=True)
     import logging
 
     import faust
@@ -194,6 +197,16 @@ def cmd_worker(args: argparse.Namespace) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else 0
     return 0
+
+
+def _web_address(settings: Any) -> str:
+    """Where the worker's pages are, for a person to open: the address it is reached by
+    (``--web-host``, else the one it listens on, else this machine's loopback)."""
+    host = settings.web_host or (
+        settings.web_bind if settings.web_bind not in ("0.0.0.0", "::", "") else "127.0.0.1"
+    )
+    base = f"http://{host}:{settings.web_port}"
+    return f"the live page at {base}/live (REST under {base}/api, OpenAPI at {base}/openapi.json)"
 
 
 def cmd_publish(args: argparse.Namespace) -> int:
@@ -245,8 +258,9 @@ def cmd_alerts(args: argparse.Namespace) -> int:
 
     _quiet_clients()
 
-    from streams.subscriber import alerts
+    from streams.subscriber import alerts, bursts
     from tracker.contract.alert_filter import AlertFilter
+    from tracker.contract.round_order import in_round_order
     from tracker.render.report import story
 
     settings = _settings(args)
@@ -263,12 +277,15 @@ def cmd_alerts(args: argparse.Namespace) -> int:
                 yield alert
 
     async def run() -> None:
-        async for alert in chosen():
-            if args.format == "jsonl":
+        if args.format == "jsonl":
+            async for alert in chosen():
                 print(alert.model_dump_json(), flush=True)
-            else:
-                for line in story([alert], top=args.top):
-                    print(line, flush=True)
+            return
+        # for people: what came together (a backlog read topic by topic, a round's alerts
+        # from several topics) in round order, each round's summary first
+        async for batch in bursts(chosen(), TOGETHER):
+            for line in story(in_round_order(batch, _round_of), top=args.top):
+                print(line, flush=True)
 
     async def post() -> None:
         from streams.webhook import Deliverer
@@ -302,6 +319,15 @@ def cmd_alerts(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return 0
     return 1 if failed else 0
+
+
+TOGETHER = 0.5
+"""Seconds without a new alert that end what ``tracker alerts --format text`` puts in round
+order before printing it."""
+
+
+def _round_of(alert: Any) -> tuple[str, int, str]:
+    return alert.tournament_id, alert.round, alert.type
 
 
 def cmd_dead_letters(args: argparse.Namespace) -> int:

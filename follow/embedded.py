@@ -29,8 +29,11 @@ class EmbeddedSink:
         top: int,
         state_file: Path | None,
         report: Callable[[Report], None],
+        watch: int = 0,
     ) -> None:
-        self.out, self.fmt, self.top = out, fmt, top
+        """``watch``: in text, the rows of the norm watch printed after each round, as
+        ``tracker replay --watch`` prints them."""
+        self.out, self.fmt, self.top, self.watch = out, fmt, top, watch
         self.state_file = state_file
         self.report = report
         self.run = Replay()
@@ -64,7 +67,8 @@ class EmbeddedSink:
             except InputError as exc:
                 self.report(Report("refused", str(exc)))
                 continue
-            for line in render(self.run, item, alerts, self.fmt, self.top, self.announced):
+            lines = render(self.run, item, alerts, self.fmt, self.top, self.announced, self.watch)
+            for line in lines:
                 print(line, file=self.out)
         self.out.flush()
         if self.state_file is not None and facts:

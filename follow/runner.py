@@ -250,18 +250,18 @@ class Follower:
             return
         alone = self.trf is None
         registered: list[ev.InputEvent] = []
+        games = [g for poll in self.pgns for g in self.games.get(id(poll), [])]
         if alone:
             assert self.options.event is not None
             tid = self.options.event.tournament_id
             if self._registered is None:
-                self._registered = registration(self.options.event, self.start_list)
+                self._registered = registration(self.options.event, self.start_list, games)
             registered = self._registered
         elif self.last_good is not None:
             tid = self.last_good.tournament_id
         else:
             return
         ledger = await self._ledger(tid)
-        games = [g for poll in self.pgns for g in self.games.get(id(poll), [])]
         settled = follow_broadcast(
             ledger, games, self.start_list, tid, alone=alone, registered=registered
         )

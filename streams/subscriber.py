@@ -3,13 +3,17 @@ at-least-once delivery, or a worker restarted after a crash, may send twice)."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from typing import TypeVar
 
 from streams.kafka import read_from_start
 from streams.records import DeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import contract as ev
+
+T = TypeVar("T")
 
 
 async def read_topics(
@@ -71,6 +75,32 @@ async def alerts(
         yield alert
 
 
+async def bursts(source: AsyncIterator[T], quiet: float) -> AsyncIterator[list[T]]:
+    """What ``source`` gives, in lists of what came together: a list ends when nothing
+    new came for ``quiet`` seconds, or at the end. A backlog read at once is one list, a
+    round's alerts arriving live another, so a reader can put each in round order
+    (:func:`~tracker.contract.round_order.in_round_order`) before showing it."""
+    it = aiter(source)
+    pending: asyncio.Future[T] = asyncio.ensure_future(anext(it))
+    batch: list[T] = []
+    try:
+        while True:
+            done, _ = await asyncio.wait({pending}, timeout=quiet if batch else None)
+            if not done:
+                yield batch
+                batch = []
+                continue
+            try:
+                batch.append(pending.result())
+            except StopAsyncIteration:
+                break
+            pending = asyncio.ensure_future(anext(it))
+    finally:
+        pending.cancel()
+    if batch:
+        yield batch
+
+
 async def dead_letters(
     settings: Settings, *, follow: bool = False, timeout: float | None = None
 ) -> AsyncIterator[DeadLetter]:
@@ -80,4 +110,4 @@ async def dead_letters(
         yield DeadLetter.model_validate_json(value)
 
 
-__all__ = ["alerts", "dead_letters", "read_records", "read_topics"]
+__all__ = ["alerts", "bursts", "dead_letters", "read_records", "read_topics"]

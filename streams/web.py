@@ -295,7 +295,7 @@ def register(app: Any, settings: Settings, source: Any, processor: Processor) ->
                 if entry is None:
                     await stream.write(b": keep-alive\n\n")
                     continue
-                await stream.write(b"id: %d\ndata: %s\n\n" % (entry.seq, entry.data))
+                await stream.write(entry.sse())
         except ConnectionResetError:  # the client left
             pass
         return stream

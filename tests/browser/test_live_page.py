@@ -24,8 +24,6 @@ SEED = ROOT / "seeds" / "swiss-11r-secured-2013.trf"
 TID = "swiss-11r-secured-2013"
 
 
-
-
 def split_at_the_deciding_result() -> tuple[list[ev.InputEvent], list[ev.InputEvent]]:
     """The seed up to round 9's last result (excluded), and the rest of round 9 from it:
     seeds/README.md c) -- IM Dumitrescu's GM norm is secured when round 9 finishes."""
@@ -37,9 +35,11 @@ def split_at_the_deciding_result() -> tuple[list[ev.InputEvent], list[ev.InputEv
 
 def start(pipeline: Pipeline) -> str:
     port = free_port()
-    pipeline.start_worker("w1", "--web-port", str(port))
+    worker = pipeline.start_worker("w1", "--web-port", str(port))
     base = f"http://127.0.0.1:{port}"
     pipeline.until(lambda: get(f"{base}/openapi.json")[0] == 200, "the web server")
+    # the worker says where its live page is (issue 20)
+    assert f"tracker worker: the live page at {base}/live" in worker.text()
     return base
 
 
@@ -77,6 +77,9 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
             seen["latest"] = await page.eval(LATEST_COLUMN_IN_VIEW)
             seen["heights"] = await page.eval(ROW_HEIGHTS)
             seen["meta"] = await page.eval("document.getElementById('meta').textContent")
+            seen["watch"] = await page.eval(
+                "[...document.querySelectorAll('#watch-list li')].map((li) => li.className)"
+            )
             seen["console"] = page.console
             await page.screenshot(str(tmp_path / "laptop.png"))
             return seen
@@ -87,6 +90,9 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert laptop["latest"] == ["8", True], "the latest round's column is not in view"
     assert len(laptop["heights"]) == 1, f"rows of several heights: {laptop['heights']}"
     assert "Error" not in laptop["meta"]
+    # after round 8 nobody holds a norm yet; those in contention are listed, none out of reach
+    assert laptop["watch"]
+    assert set(laptop["watch"]) == {"in_contention"}, laptop["watch"]
     assert laptop["console"] == []
 
     async def browse() -> dict[str, Any]:
@@ -118,6 +124,11 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
                 "document.querySelector('tr.player[data-rank=\"14\"] .badge')?.textContent", 30
             )
             seen["round_after"] = await page.eval("document.getElementById('round').textContent")
+            await page.wait_for(
+                "document.getElementById('watch-round').textContent.includes('9')", 30
+            )
+            await page.eval("window.scrollTo(0, 0)")
+            seen.update(await page.eval(WATCH))
             seen["console"] = page.console
             await page.screenshot(str(tmp_path / "live.png"))
             return seen
@@ -135,6 +146,25 @@ def test_an_alert_appears_on_the_live_page(pipeline: Pipeline, tmp_path: Path) -
     assert seen["badge"] == "GM"
     assert seen["round_after"] == "after round 9 of 11"
     assert seen["console"] == []
+    # the norm watch (issue 20): on the phone's first screen, the secured norm first
+    assert seen["watch_top"] < 844, "the norm watch is not on the phone's first screen"
+    assert seen["watch_first"].startswith("GM · SECURED")
+    assert "Dumitrescu, Radu" in seen["watch_first"]
+    assert "1.42f" in seen["watch_first"]
+    assert seen["folded"] == [False, True], "out of reach is not folded away"
+    assert seen["status"] == "live"
+
+
+WATCH = """(() => {
+  const first = document.querySelector('#watch-list li');
+  const out = document.getElementById('watch-out');
+  return {
+    watch_top: Math.round(document.getElementById('watch').getBoundingClientRect().top),
+    watch_first: first ? first.innerText.replace(/\\s+/g, ' ') : '',
+    folded: [out.open, out.querySelectorAll('li').length > 0],
+    status: document.getElementById('status').textContent,
+  };
+})()"""
 
 
 def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
@@ -149,7 +179,8 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
     assert [t["tournament_id"] for t in listing["tournaments"]] == [TID]
     status, card = get(f"{base}/api/tournaments/{TID}/players/90000314")
     assert status == 200
-    assert (card["name"], card["federation"], card["rank"]) == ("Dumitrescu, Radu", "ROU", 14)
+    player = card["player"]
+    assert (player["name"], player["federation"], player["rank"]) == ("Dumitrescu, Radu", "ROU", 14)
     assert [n["title"] for n in card["norms"] if n["in_force"]] == ["GM"]
     status, cert = get(f"{base}/api/tournaments/{TID}/players/14/certificate?round=9")
     assert status == 200
@@ -197,3 +228,26 @@ def test_rest_views_and_alert_stream(pipeline: Pipeline) -> None:
     assert sorted(a["alert_id"] for a in rou) == sorted(a["alert_id"] for a in want)
     rounds = asyncio.run(stream(f"tournament={TID}&type=round_finished", 11))
     assert sorted(a["round"] for a in rounds) == list(range(1, 12))
+    # the SSE backlog comes in round order, each round's summary before its alerts, though
+    # its alerts were read from several topics (issue 20)
+    everything = asyncio.run(stream(f"tournament={TID}", len(replay_jsonl(SEED))))
+    order = [(a["round"], a["type"] != "round_finished") for a in everything]
+    assert order == sorted(order)
+
+    binary = find_chromium()
+    if binary is None:
+        return
+
+    async def after_the_last_round() -> dict[str, Any]:
+        async with Browser(binary, 1280, 800) as page:
+            await page.goto(f"{base}/live?t={TID}")
+            await page.wait_for("document.getElementById('watch-round').textContent", 30)
+            status = await page.wait_for(
+                "document.getElementById('status').textContent === 'final' && 'final'", 30
+            )
+            return {"status": status, **(await page.eval(WATCH)), "console": page.console}
+
+    final_page = asyncio.run(after_the_last_round())
+    assert final_page["status"] == "final"
+    assert final_page["watch_first"].startswith("GM · ACHIEVED")
+    assert final_page["console"] == []

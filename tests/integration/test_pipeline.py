@@ -5,6 +5,7 @@ input, whatever happens on the way."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import time
 from pathlib import Path
@@ -56,6 +57,24 @@ def test_seed_tournament_gives_the_alerts_of_replay(
     out = pipeline.cli("alerts", "--format", "jsonl", "--timeout", "60")
     lines = [a for a in out.stdout.splitlines() if '"type":"title_application_' not in a]
     assert sorted(lines) == sorted(want.values())
+    # and for people, round by round in round order, though read from several topics
+    text = pipeline.cli("alerts", "--timeout", "60").stdout
+    assert_round_blocks(text)
+
+
+def assert_round_blocks(text: str) -> None:
+    """Every alert line (``round N: …``) stands in the block of round N's summary, and the
+    blocks come in round order (issue 20: a round-3 line was printed in round 1's block)."""
+    block = 0
+    rounds = []
+    for line in text.splitlines():
+        if (head := re.search(r": round (\d+) finished", line)) is not None:
+            block = int(head.group(1))
+            rounds.append(block)
+        elif (told := re.search(r"\bround (\d+): ", line)) is not None:
+            assert int(told.group(1)) == block, (line, block)
+    assert rounds
+    assert rounds == sorted(rounds)
 
 
 

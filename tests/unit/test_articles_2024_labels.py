@@ -23,10 +23,11 @@ from tests.support.scenarios import events as category_events
 from tests.support.scenarios import fid_swiss
 from tracker import contract as ev
 from tracker.engine.state import TournamentState
+from tracker.engine.watch import watch_after
 from tracker.host.replay import Replay, read_events, with_overrides
 from tracker.render.certificate import certificate
 from tracker.render.certificate_html import render as html
-from tracker.render.report import check_lines, story
+from tracker.render.report import check_lines, check_table, story
 from tracker.render.views import player_card, standings
 
 OLD_STYLE = re.compile(r"(?<![\d.])1\.(?:4\d|5\d|22)[a-g]?\d?(?![\d.])")
@@ -60,8 +61,10 @@ def everything_said(state: TournamentState, alerts: Iterable[ev.OutputEvent]) ->
     yield from (a.model_dump_json() for a in alerts)
     yield from story(alerts)
     for up_to in range(1, state.announced + 1):
+        watch = watch_after(state, up_to)  # once a round, as check_table has it
+        yield from check_table(state, up_to, watch)
         for rank in state.players:
-            yield from check_lines(state, rank, None, up_to)[0]
+            yield from check_lines(state, rank, None, up_to, watch)[0]
     for rank in state.players:
         yield player_card(state, rank).model_dump_json()
     yield standings(state).model_dump_json()

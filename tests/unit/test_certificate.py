@@ -300,3 +300,61 @@ def test_cli_names_the_file_when_there_is_no_norm(capsys: pytest.CaptureFixture[
     assert "no norm after round 9" in err
     assert main(["certificate", path, "--player", "77"]) == 2
     assert "--player: no player with start rank or FIDE id 77" in capsys.readouterr().err
+
+
+# ----------------------------------------------------------------------------- issue 20, item 4
+
+
+def _cut_dates(text: str, rounds: int) -> str:
+    """The seed's 132 record with only its first ``rounds`` dates."""
+    out = []
+    for line in text.splitlines():
+        if line.startswith("132"):
+            line = line[: 91 + 10 * rounds].rstrip()
+        out.append(line)
+    return "\n".join(out) + "\n"
+
+
+def test_the_it1_form_keeps_the_tracker_s_own_fields_apart_from_fide_s() -> None:
+    """The tournament id, the alert id and the paragraph on editions stood among FIDE's
+    fields; they are in a footer (and in the JSON, as before). The foreign-opponent
+    breakdown listed the player's own federation; an unknown round date is left blank for
+    the arbiter, not ``-``."""
+    seed = (SEEDS / "gm-roundrobin-2011.trf").read_text(encoding="utf-8")
+    run = Replay()
+    for item in read_events(_cut_dates(seed, 4), "rr.trf"):
+        run.feed(item)
+    (state,) = run.states.values()
+    cert = certificate(state, 6, Title.GM)
+    assert cert.player.federation == "ESP"
+    assert cert.opponent_federations["ESP"] == 1  # Castellanos Vidal: met, not foreign
+    page = html(cert)
+    form, footer = page.split("<footer>")
+    for internal in (
+        "Tournament id",
+        "<dt>Regulations</dt>",
+        "<dt>Alert</dt>",
+        cert.edition_reason,
+    ):
+        assert internal not in form, internal
+        assert internal in footer, internal
+    assert cert.alert_id is not None
+    assert cert.alert_id in footer
+    foreign = re.search(r"<dt>Foreign opponents</dt><dd>([^<]*)</dd>", form)
+    assert foreign is not None
+    assert foreign.group(1).startswith("8 of 9 (")
+    assert "ESP" not in foreign.group(1)
+    rows = re.findall(r'<tr><td class="n">(\d)</td><td>([^<]*)</td>', form)
+    assert [d for _, d in rows] == [
+        *(cert.games[i].date.isoformat() for i in range(4)),  # type: ignore[union-attr]
+        "",
+        "",
+        "",
+        "",
+        "",
+    ]
+    text = "".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf(cert))).pages)
+    form_text, _, footer_text = text.partition("signature, stamp, date")
+    assert "Tournament id" not in form_text
+    assert f"Alert: {cert.alert_id}" in footer_text
+    assert "Regulations: " in footer_text

@@ -28,6 +28,7 @@ from tests.support.generated import (
 from tracker import contract as ev
 from tracker.domain.titles import NORM_TITLES, Title
 from tracker.engine.state import TournamentState
+from tracker.engine.watch import Watch, watch_after
 from tracker.render.certificate import certificate
 from tracker.render.report import breakdown, check_lines
 from tracker.rules import TITLE_EDITIONS
@@ -44,10 +45,12 @@ assert sorted(START) == sorted(EDITIONS)
 HEAD = re.compile(r"^(GM|IM|WGM|WIM) norm for .*: (ACHIEVED|not achieved|does not apply)")
 
 
-def said(state: TournamentState, rank: int, title: Title, up_to: int) -> tuple[str, list[str]]:
+def said(
+    state: TournamentState, rank: int, title: Title, up_to: int, watch: Watch | None = None
+) -> tuple[str, list[str]]:
     """What check says of the title (``ACHIEVED``, ``not achieved``, ``does not apply``),
-    and its lines."""
-    lines, status = check_lines(state, rank, title, up_to)
+    and its lines (``watch``: the round's norm watch, made once for every player)."""
+    lines, status = check_lines(state, rank, title, up_to, watch)
     heads = [m for line in lines if (m := HEAD.match(line))]
     assert len(heads) == 1, lines
     assert heads[0].group(1) == title.value
@@ -89,10 +92,11 @@ def test_check_says_what_the_alerts_say(edition: str) -> None:
             if isinstance(a, (ev.NormAchieved, ev.NormProspect, ev.NormOutOfReach))
         }
         norms = in_force(alerts)
+        watch = watch_after(state, last)
         for rank, player in state.players.items():
             for title in NORM_TITLES:
                 key = (rank, title.value)
-                verdict, lines = said(state, rank, title, last)
+                verdict, lines = said(state, rank, title, last, watch)
                 why = state.title_rules.why_not_eligible(player, title)
                 assert (verdict == "does not apply") is (why is not None), (key, lines)
                 if why is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import subprocess
 import sys
@@ -24,8 +25,6 @@ SEEDS = ROOT / "seeds"
 GM_RR_JSONL = str(SEEDS / "gm-roundrobin-2011.jsonl")
 VENV_PYTHON = ROOT / ".venv" / "bin" / "python"
 PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
-
-
 
 
 # ----------------------------------------------------------------------------- replay
@@ -50,12 +49,18 @@ def test_replay_text_names_the_gm_norm_and_the_player(capsys: pytest.CaptureFixt
     assert "round 9 finished (last round)" in out
     # the norm is told after the last round's standings
     assert out.index("round 9 finished") < out.index("GM norm achieved")
-    # so is each player's entry into contention and exit from it
-    assert (
-        "   round 1: in contention for the GM norm: IM Garrido Ruiz, Pablo (ESP) — needs 5½/8 "
-        "from the remaining games" in out
-    )
+    # so is each player's entry into contention (grouped by title) and exit from it
+    assert "   round 1: 6 players in contention for the GM norm: " in out
+    assert "Garrido Ruiz, Pablo (6)" in out.split("round 1: 6 players in contention")[1]
     assert "   round 8: GM norm out of reach: IM Santoro, Matteo (ITA) — rating" in out
+    # and after each round the norm watch says what the remaining games must bring (issue 20)
+    block = out.split("norm watch after round 1 (closest first): 8 in contention\n")[1]
+    assert (
+        "     GM  in contention IM Garrido Ruiz, Pablo (ESP)          1  needs 5½/8 from the "
+        "remaining games" in block.split("\n\n")[0]
+    )
+    assert "norm watch after round 9 (closest first): 1 achieved, 7 out of reach" in out
+    assert "     GM  achieved      IM Garrido Ruiz, Pablo (ESP)         6½  the norm holds" in out
 
 
 def jsonl_lines(out: str) -> list[dict[str, object]]:
@@ -167,7 +172,10 @@ def test_check_prints_achieved_and_every_requirement_with_its_article(
     assert "6½/9 (72%), Ra 2466, Rp 2632" in out
     lines = out.splitlines()
     start = lines.index("requirements:")
-    requirements = [line.split() for line in lines[start + 1 :] if line.strip()]
+    end = lines.index("", start)
+    requirements = [line.split() for line in lines[start + 1 : end]]
+    # then the player's entry in the norm watch (issue 20)
+    assert lines[end + 1] == "norm watch after round 9: achieved — the norm holds"
     assert len(requirements) >= 9
     assert all(r[0] == "ok" for r in requirements)
     articles = [r[1] for r in requirements]
@@ -282,6 +290,56 @@ def test_check_for_an_unknown_player_fails(capsys: pytest.CaptureFixture[str], p
     assert code == 2
     assert out == ""
     assert err == f"tracker: error: --player: no player with start rank or FIDE id {player}\n"
+
+
+def test_check_finds_a_player_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 20: ``--player VALLEE`` was refused; a name is taken in any case, without its
+    accents, each word the start of a word of the name; one that fits several players
+    lists them and is refused."""
+    by_rank = run(capsys, "check", GM_RR_TRF, "--player", "6", "--title", "GM")
+    assert by_rank[0] == 0
+    for name in ("GARRIDO", "garrido ruiz", "Garrido, P", "pablo garrido"):
+        assert run(capsys, "check", GM_RR_TRF, "--player", name, "--title", "GM") == by_rank
+    code, out, err = run(capsys, "check", GM_RR_TRF, "--player", "castel", "--title", "IM")
+    assert code == 0
+    assert "IM norm for FM Castellanos Vidal, Iker (ESP)" in out
+    code, out, err = run(capsys, "check", GM_RR_TRF, "--player", "nobody")
+    assert (code, out, err) == (2, "", "tracker: error: --player: no player named 'nobody'\n")
+
+
+def test_check_refuses_a_name_that_fits_several_players(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code, out, err = run(
+        capsys, "check", str(SEEDS / "swiss-11r-secured-2013.trf"), "--player", "d"
+    )
+    assert (code, out) == (2, "")
+    assert "'d' names " in err
+    assert "give one's start rank or FIDE id" in err
+    assert "names 4 players" in err
+    assert "14 IM Dumitrescu, Radu (ROU, 2462); 17 IM Petraitis, Darius (LTU, 2433)" in err
+
+
+def test_check_without_a_player_prints_the_whole_norm_watch(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Every player and title after the round, closest first, out of reach last."""
+    code, out, err = run(capsys, "check", GM_RR_TRF, "--round", "6")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[1] == "# Costa Brava Invitational 2011, after round 6 of 9"
+    assert (
+        lines[2] == "   norm watch after round 6 (closest first): 4 in contention, 4 out of reach"
+    )
+    stages = [line.split()[1] for line in lines[3:]]
+    assert stages == ["in"] * 4 + ["out"] * 4
+    assert lines[3].split()[:5] == ["GM", "in", "contention", "IM", "Garrido"]
+    assert lines[3].endswith("needs 2/3 from the remaining games")
+    code, _, err = run(capsys, "check", GM_RR_TRF, "--title", "GM")
+    assert (code, err) == (
+        2,
+        "tracker: error: --title: goes with --player (without it, every title is listed)\n",
+    )
 
 
 def test_a_missing_file_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -515,3 +573,98 @@ def test_every_alert_line_names_its_round(capsys: pytest.CaptureFixture[str]) ->
             for line in lines:
                 assert f"round {alert.round}: " in line, line
                 assert "0½" not in line, line
+
+
+# ----------------------------------------------------------------------------- issue 20, item 4
+
+
+@pytest.mark.parametrize(
+    ("content", "said"),
+    [
+        (b"", "empty.trf: empty file"),
+        (b"  \n\r\n", "empty.trf: empty file"),
+        (random.Random(7).randbytes(400), "empty.trf: not a TRF file"),
+        (
+            b'[Event "Rochefort Masters"]\n[Site "Rochefort FRA"]\n[Round "1.1"]\n\n1. e4 1-0\n',
+            "a PGN is read by `tracker follow --pgn",
+        ),
+    ],
+    ids=["empty", "blank", "random bytes", "pgn"],
+)
+def test_replay_says_what_it_was_given_instead_of_a_tournament_id(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, said: str
+) -> None:
+    """An empty file, random bytes or a PGN answered "no tournament id: neither record XNI
+    nor record 012 gives one"."""
+    path = tmp_path / "empty.trf"
+    path.write_bytes(content)
+    code, out, err = run(capsys, "replay", str(path))
+    assert (code, out) == (2, "")
+    assert said in err, err
+    assert "no tournament id" not in err
+
+
+def test_check_keeps_the_games_left_out_in_the_table_s_columns(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The "games left out" row put the result in the rating column."""
+    code, out, _ = run(capsys, "check", str(SEEDS / "dropped-win-2012.trf"), "--player", "14")
+    assert code == 0
+    lines = out.splitlines()
+    counted = lines[lines.index("games counted:") + 1]
+    left = lines[lines.index("games left out:") + 1]
+    assert left.index("rating") == counted.index("rating")
+    assert left.index("res") == counted.index("res")
+    row = lines[lines.index("games left out:") + 2]
+    assert row[: left.index("rating") + len("rating")].split()[-1] == "2241"  # the rating
+    assert row[left.index("res") :].split()[0] == "1"  # the result under res
+    assert "1.42e: won game left out" in row
+
+
+def test_a_long_needed_text_keeps_has_in_its_column() -> None:
+    """A "needed" text longer than its column pushed "has" out of the requirement table:
+    it is wrapped within its column, and "has" stays on the row."""
+    from tracker.render.report import requirement_lines
+
+    short = ev.Requirement(article="1.4.1a", name="games", needed="≥ 9", actual="7", met=False)
+    long = ev.Requirement(
+        article="1.4.5",
+        name="GM title mix",
+        needed="3 GM-equivalents (GM=1; IM, WGM ½ each, at most 1 WIM)",
+        actual="2",
+        met=False,
+    )
+    (one,) = requirement_lines(short, "NO ")
+    first, *more = requirement_lines(long, "NO ")
+    assert first.index("has 2") == one.index("has 7")  # on the row, in its column
+    assert first.endswith("has 2")
+    column = one.index("≥ 9")
+    assert more
+    assert all(line[:column].strip() == "" for line in more)  # wrapped within the column
+    told = [first[column : one.index("has")].strip()] + [line.strip() for line in more]
+    assert " ".join(told) == long.needed
+
+
+def test_standings_cut_a_long_name_before_the_federation() -> None:
+    """The text standings cut the name and the federation together at 35 characters."""
+    ref = ev.PlayerRef(
+        rank=8,
+        fide_id=None,
+        name="Haub, Thorsten Michael Alexander Friedrich",
+        federation="GER",
+        title="IM",
+        rating=2400,
+    )
+    finished = ev.RoundFinished(
+        alert_id="a",
+        tournament_id="t",
+        round=1,
+        edition="fide-2009",
+        last_round=False,
+        standings=(
+            ev.Standing(player=ref, score=1, score_text="1", live_rating=2410, rating_change=10),
+        ),
+    )
+    row = list(story([finished]))[-1]
+    assert "IM Haub, Thorsten Michael A… (GER) " in row  # 34 characters
+    assert row.split()[-3:] == ["1", "2410", "+10"]

@@ -151,6 +151,7 @@ async def test_only_what_the_filters_need_is_decoded() -> None:
     assert entry.head == {
         "tournament_id": "t1",
         "type": "norm_achieved",
+        "round": 1,  # for the backlog's round order
         "player": {"federation": "ROU"},
     }
     assert AlertFilter.of(federations=["rou"]).matches(entry.head)
@@ -201,3 +202,23 @@ async def test_history_read_at_start_keeps_no_finished_tournament() -> None:
     assert list(f.entries) == ["live-1"]
     assert f.bytes == len(f.entries["live-1"].data)
     assert set(f.latest) == {"live"}
+
+
+async def test_the_backlog_comes_in_round_order_with_the_newest_id_last() -> None:
+    """Issue 20: a worker reads its backlog topic by topic (here the norms of rounds 1 and 2,
+    then the rounds' summaries): a reader gets it round by round, each summary before its
+    alerts. Inside the backlog no entry has an id but the last, which has the newest given,
+    so a reader cut off inside it resumes before it; what comes later has its own ids."""
+    f = feed()
+    await f.add(alert("n2", round=2))
+    await f.add(alert("n1", round=1))
+    await f.add(alert("r1", kind="round_finished", round=1, standings=[]))
+    await f.add(alert("r2", kind="round_finished", round=2, standings=[]))
+    backlog = await first(f, 0)
+    assert ids(backlog) == ["r1", "n1", "r2", "n2"]
+    assert [e.seq for e in backlog] == [0, 0, 0, f.last]
+    assert [e.sse().startswith(b"id: ") for e in backlog] == [False, False, False, True]
+    await f.add(alert("n3", round=3))
+    later = await first(f, f.last - 1)
+    assert ids(later) == ["n3"]  # a reader resuming: what is new, with its id
+    assert later[0].sse() == b"id: %d\ndata: %s\n\n" % (f.last, later[0].data)

@@ -439,3 +439,27 @@ async def test_a_broadcast_followed_alone_corrects_its_own_result() -> None:
         tournament_id="gm-roundrobin-2011", round=1, white=w, black=b, result=result
     )
     assert not run.reports("disagreement")
+
+
+def test_a_broadcast_followed_alone_takes_the_venue_from_the_site_tag() -> None:
+    """Issue 20: IT1's venue (TRF 022, the city) stayed blank for an event followed by its
+    broadcast alone; the PGN's Site tag gives it, unless the event's facts name one."""
+    from datetime import date
+
+    from tracker.ingest.broadcast import registration
+
+    played = read_games((FOLLOW / "costa-brava-2011.pgn").read_text(encoding="utf-8"))
+    assert {g.site for g in played} == {"Palamos"}
+    start = StartList.from_trf(seed(RR))
+    facts = ev.TournamentRegistered(tournament_id="t", start_date=date(2011, 10, 14))
+    first = registration(facts, start, played)[0]
+    assert isinstance(first, ev.TournamentRegistered)
+    assert first.city == "Palamos"
+    named = registration(facts.model_copy(update={"city": "Girona"}), start, played)[0]
+    assert isinstance(named, ev.TournamentRegistered)
+    assert named.city == "Girona"
+    unknown = read_games('[Site "?"]\n[Round "1.1"]\n[White "A"]\n[Black "B"]\n\n*\n')
+    assert unknown[0].site is None
+    bare = registration(facts, start, unknown)[0]
+    assert isinstance(bare, ev.TournamentRegistered)
+    assert bare.city is None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -279,3 +280,20 @@ def unused_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]
     return port
+
+
+def test_the_folder_demo_of_the_manual_runs_as_written() -> None:
+    """docs/follow.md's arbiter's folder, run as written (issue 20: it never showed rounds
+    6-9 arriving, and used a fixed folder): rounds 1-5 from the export of round 6, then
+    rounds 6-9 once the next export is copied over it, each round once, in order."""
+    manual = (ROOT / "docs" / "follow.md").read_text(encoding="utf-8")
+    block = manual.split("**The arbiter's folder.**")[1].split("```sh\n")[1].split("```")[0]
+    assert "/tmp/" not in block
+    out = subprocess.run(
+        ["bash", "-e", "-c", block], cwd=ROOT, capture_output=True, text=True, timeout=300
+    ).stdout
+    once, followed = out.split("# a norm event", 2)[1:]
+    finished = [int(n) for n in re.findall(r": round (\d) finished", followed)]
+    assert [int(n) for n in re.findall(r": round (\d) finished", once)] == [1, 2, 3, 4, 5]
+    assert finished == list(range(1, 10))
+    assert "norm watch after round 9" in followed

@@ -201,3 +201,19 @@ def test_a_file_cut_after_any_round_rules_out_no_norm_the_full_file_gives(
         alerts = replay(read_bytes(part, path.name))
         ruled_out = {(a.player.rank, a.title) for a in alerts if isinstance(a, ev.NormOutOfReach)}
         assert not ruled_out & achieved, (after, ruled_out & achieved)
+
+
+def test_1_4_1c_out_of_reach_for_the_same_reason_on_both_routes_says_it_once() -> None:
+    """Issue 20: a 2024 Swiss out-of-reach line gave the rating reason twice (``rating: …;
+    1.4.1c: rating: …``). Losing rounds 1-5 to GMs rules out 9 games and 1.4.1c's 8 alike:
+    the reason is said once and names 1.4.1c's route."""
+    losses = [(2, "0"), (3, "0"), (4, "0"), (5, "0"), (6, "0"), (7, "="), (8, "1"), (9, "=")]
+    trf = swiss_file(STRONG, 9, {1: [*losses, (10, "1")]}, seed=2, start=date(2025, 3, 1))
+    alerts = alerts_of(text(cut(trf, 6)))
+    (gone,) = [
+        a
+        for a in alerts
+        if isinstance(a, ev.NormOutOfReach) and a.player.rank == 1 and a.title == "GM"
+    ]
+    assert gone.reason.count("rating:") == 1, gone.reason
+    assert gone.reason.endswith("(1.4.1c's route too)")

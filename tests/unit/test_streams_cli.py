@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -67,8 +69,6 @@ def test_alerts_fails_cleanly_without_a_broker(capsys: pytest.CaptureFixture[str
     assert "127.0.0.1:1" in capsys.readouterr().err
 
 
-
-
 @pytest.mark.parametrize(
     "command",
     [
@@ -97,3 +97,32 @@ def test_kafka_commands_without_a_broker_say_so_in_one_line(command: list[str]) 
     assert len(done.stderr.splitlines()) <= 2, done.stderr  # the worker says what it waits for
     assert "Unclosed" not in done.stderr
     assert "Traceback" not in done.stderr
+
+
+async def test_alerts_that_came_together_are_shown_together() -> None:
+    """``tracker alerts --format text`` puts what came together in round order (issue 20):
+    a backlog read at once is one burst; what comes after a pause is the next."""
+    from streams.subscriber import bursts
+
+    async def source() -> Any:
+        for item in ("a", "b"):
+            yield item
+        await asyncio.sleep(0.3)
+        yield "c"
+
+    got = [batch async for batch in bursts(source(), 0.1)]
+    assert got == [["a", "b"], ["c"]]
+
+
+def test_the_worker_says_where_its_live_page_is() -> None:
+    """``tracker worker --web-port`` did not print the live page's address (issue 20); the
+    browser test reads it in a running worker's output."""
+    from cli.streams import _web_address
+    from streams.settings import Settings
+
+    here = _web_address(Settings(web_port=6066))
+    assert here.startswith("the live page at http://127.0.0.1:6066/live ")
+    assert "http://127.0.0.1:6066/openapi.json" in here
+    named = Settings(web_port=8080, web_bind="0.0.0.0", web_host="worker-1.example")
+    assert "http://worker-1.example:8080/live" in _web_address(named)
+    assert "http://127.0.0.1:8080/live" in _web_address(Settings(web_port=8080, web_bind="0.0.0.0"))

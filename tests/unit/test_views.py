@@ -21,8 +21,17 @@ def test_standings_of_the_round_robin() -> None:
     assert (top.place, top.player.name, top.score) == (1, "Garrido Ruiz, Pablo", 6.5)
     assert top.score_text == "6½"
     assert top.performance == 2632
-    assert top.norms == ("GM",)
-    assert [r.norms for r in table.rows[1:]] == [()] * (len(table.rows) - 1)
+    # every norm title in the norm watch, one shape with the card's (issue 20)
+    (gm,) = top.norms
+    assert (gm.title, gm.stage, gm.in_force, gm.order) == ("GM", "achieved", True, 1)
+    assert (gm.prospect, gm.evidence) == (None, None)  # the card's details
+    assert all(
+        n.stage == "out_of_reach" and not n.in_force for r in table.rows[1:] for n in r.norms
+    )
+    assert [n.title for n in table.rows[-1].norms] == ["GM", "IM"]  # an FM lacks both
+    assert [c.points for c in top.cells] == [
+        1 if c.result == "1" else 0.5 if c.result == "=" else 0 for c in top.cells
+    ]
     # live ratings and changes are those of the last round_finished alert
     last = [a for a in alerts if isinstance(a, ev.RoundFinished)][-1]
     by_rank = {s.player.rank: s for s in last.standings}
@@ -69,14 +78,15 @@ def test_player_card_carries_the_norm_with_its_alert() -> None:
     state, alerts = replayed("gm-roundrobin-2011.trf")
     (norm,) = [a for a in alerts if isinstance(a, ev.NormAchieved)]
     card = player_card(state, norm.player.rank)
-    assert (card.name, card.title, card.federation) == ("Garrido Ruiz, Pablo", "IM", "ESP")
-    assert card.fide_id == norm.player.fide_id
-    assert (card.rating, card.score, card.place, card.performance) == (2455, 6.5, 1, 2632)
+    assert card.player == norm.player  # the shape of the standings and the alerts
+    assert (card.player.rating, card.score, card.place, card.performance) == (2455, 6.5, 1, 2632)
     assert card.score_text == "6½"
     assert card.live_rating is not None
     assert card.rating_change == card.live_rating - 2455
     (gm,) = [n for n in card.norms if n.title == "GM"]
-    assert gm.achieved
+    assert gm.stage == "achieved"
+    assert gm.evidence is not None
+    assert gm.evidence.achieved
     assert gm.in_force
     assert gm.alert_id == norm.alert_id
     assert gm.alert_round == norm.round == 9
@@ -106,7 +116,9 @@ def test_player_card_of_a_near_miss_says_what_is_missing() -> None:
     state, _ = replayed("federation-fail-2011.trf")
     card = player_card(state, 4)
     gm = next(n for n in card.norms if n.title == "GM")
-    assert not gm.achieved
+    assert gm.stage == "out_of_reach"
+    assert gm.evidence is not None
+    assert not gm.evidence.achieved
     assert not gm.in_force
     assert gm.alert_id is None
     assert gm.alert_round is None
@@ -128,7 +140,8 @@ def test_player_card_carries_the_prospect_while_in_contention() -> None:
     reach; after the last round the card has no prospect."""
     state, _ = replayed("gm-roundrobin-2011.trf", last_round=6)
     (gm,) = player_card(state, 9).norms
-    assert gm.contention == "possible"
+    assert gm.stage == "in_contention"
+    assert gm.says == "needs 3/3 from the remaining games"
     assert gm.prospect is not None
     assert gm.prospect.exact
     assert [o.name for o in gm.prospect.remaining] == [
@@ -139,10 +152,13 @@ def test_player_card_carries_the_prospect_while_in_contention() -> None:
     assert [w.score for w in gm.prospect.ways] == [3]
     state, _ = replayed("gm-roundrobin-2011.trf", last_round=8)
     (gm,) = player_card(state, 9).norms
-    assert (gm.contention, gm.prospect) == ("out_of_reach", None)
+    assert gm.stage == "out_of_reach"
+    assert gm.says.startswith("rating: no score in the remaining games")
+    assert gm.prospect is not None
+    assert gm.prospect.ways == ()
     state, _ = replayed("gm-roundrobin-2011.trf")
     (gm,) = player_card(state, 9).norms
-    assert (gm.contention, gm.prospect) == (None, None)
+    assert (gm.stage, gm.says) == ("out_of_reach", "no games left")
 
 
 def test_players_are_found_by_start_rank_or_fide_id() -> None:

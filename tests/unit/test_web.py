@@ -73,10 +73,15 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
     assert table["round"] == 11
     assert len(table["rows"]) == 32
     dumitrescu = next(r for r in table["rows"] if r["player"]["rank"] == 14)
-    assert dumitrescu["norms"] == ["GM"]
+    (gm,) = [n for n in dumitrescu["norms"] if n["title"] == "GM"]
+    assert (gm["stage"], gm["in_force"]) == ("achieved", True)
+    assert "evidence" not in gm  # the card's
     status, _, body = await fetch(wiring, f"/api/tournaments/{TID}/players/90000314")
     assert status == 200
-    assert json.loads(body)["rank"] == 14
+    card = json.loads(body)
+    assert card["player"] == dumitrescu["player"]  # one shape for a player
+    (card_gm,) = [n for n in card["norms"] if n["title"] == "GM"]
+    assert {k: card_gm[k] for k in gm} == gm  # one shape for a norm, with more on the card
     status, kind, body = await fetch(wiring, f"{cert}?format=html&round=9")
     assert (status, kind) == (200, "text/html")
     assert b"Rp (rating performance)" in body

@@ -41,7 +41,6 @@ from tracker.engine.alerts import alert_id
 from tracker.engine.round_alerts import (
     Emitted,
     MadeNorm,
-    RoundView,
     issue_norm,
     norm_alerts,
     prospect_alerts,
@@ -51,8 +50,8 @@ from tracker.engine.round_alerts import (
     revoke_norm,
     summary_fields,
     summary_id,
-    view_after,
 )
+from tracker.engine.round_view import RoundView, view_after
 from tracker.engine.state import TournamentState
 
 

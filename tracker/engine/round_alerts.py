@@ -1,8 +1,9 @@
 """The alerts a finished round gives, against the alerts in force (``sent``).
 
-:func:`view_after` works out once what a round's evaluation needs (standings, context,
-norms, what each norm still depends on); :func:`norm_alerts`, :func:`rating_alerts` and
-:func:`prospect_alerts` compare it with the alerts in force and say what changed, and
+:func:`tracker.engine.round_view.view_after` works out once what a round's evaluation needs
+(standings, context, norms, what each norm still depends on); :func:`norm_alerts`,
+:func:`rating_alerts` and :func:`prospect_alerts` (the changes of the round's norm watch,
+:mod:`tracker.engine.watch`) compare it with the alerts in force and say what changed, and
 :func:`summary_fields` is the round's summary. The transition uses them when a round
 finishes (:mod:`tracker.engine.transition`), the corrections when facts of finished rounds change
 (:mod:`tracker.engine.corrections`).
@@ -37,132 +38,17 @@ from tracker.engine.alerts import (
     requirements,
     score_text,
 )
-from tracker.engine.carry import carried
-from tracker.engine.evaluation import (
-    NormEvent,
-    PlayerRound,
-    achieved_norms,
-    context,
-    flags,
-    norm_event,
-    standings,
-)
+from tracker.engine.evaluation import NormEvent, PlayerRound, flags
 from tracker.engine.event_flags import TournamentFlags
-from tracker.engine.prospects import Outlook, Prospect, Status
-from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
+from tracker.engine.prospects.values import Key
+from tracker.engine.round_view import RoundView
+from tracker.engine.secured import Condition
 from tracker.engine.state import TournamentState
+from tracker.engine.watch import Entry, Stage, Watch
 from tracker.norms.live_rating import InterimRating
-from tracker.norms.search import Cell, Context, Verdict
+from tracker.norms.search import Verdict
 
 Emitted = list[ev.OutputEvent]
-Key = tuple[int, Title]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class RoundView:
-    """What the evaluation after round ``number`` works out once, for every alert."""
-
-    number: int
-    gate: NormEvent
-    """Rapid, blitz, online: no norms, prospects or title ratings."""
-    rows: list[PlayerRound]
-    cells: dict[int, Sequence[Cell]]
-    ctx: Context
-    norms: dict[Key, Verdict]
-    pending: dict[Key, tuple[Condition, ...]]
-    """What each norm still depends on: before the last round, what later rounds can
-    change; in every round, an unknown system (:func:`system_condition`)."""
-    last: bool
-    before_last_allowed: bool
-    """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
-    settled: frozenset[Key] = frozenset()
-    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
-    the state carries that round's evaluation of the same facts."""
-    secured: dict[Key, Secured] = dataclasses.field(default_factory=dict)
-    """The norms no later round can take away (:func:`secured_norm`), with why; those
-    certain before they are achieved (a round robin's) are in :attr:`norms` too, with their
-    worst case over every scheduled round."""
-
-    @property
-    def not_a_norm_event(self) -> str | None:
-        """Why the event gives no norms (the round summary says it), or ``None``."""
-        return None if self.gate.norms else self.gate.reason
-
-    def announces(self, key: Key) -> bool:
-        """Whether a norm of :attr:`norms` is announced after this round: after the last
-        round, where the edition lets a norm before it stand (secured, or with its
-        conditions), or when it is secured (certain)."""
-        return self.last or self.before_last_allowed or key in self.secured
-
-
-def view_after(state: TournamentState, number: int) -> RoundView:
-    """The evaluation after round ``number``, extending the state's carry of the round
-    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
-    t = state.tournament
-    last = t.is_last(number)
-    carry = carried(state, number)
-    gate = norm_event(state) if carry is None else carry.gate
-    rows = standings(state, number, carry.live if carry is not None else None, gate)
-    cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
-    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
-    norms = achieved_norms(state, rows, ctx)
-    before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    assumed = system_condition(state)  # an unknown system: every norm, every round
-    later = not last and before_last_allowed
-    pending = {
-        (rank, title): found
-        for rank, title in norms
-        if (
-            found := assumed
-            + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
-        )
-    }
-    secured = _secured(state, rows, cells, ctx, norms, pending, number)
-    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
-    return RoundView(
-        number,
-        gate,
-        rows,
-        cells,
-        ctx,
-        norms,
-        pending,
-        last,
-        before_last_allowed,
-        settled=carry.settled if carry is not None else frozenset(),
-        secured=secured,
-    )
-
-
-def _secured(
-    state: TournamentState,
-    rows: Sequence[PlayerRound],
-    cells: Mapping[int, Sequence[Cell]],
-    ctx: Context,
-    norms: Mapping[Key, Verdict],
-    pending: Mapping[Key, tuple[Condition, ...]],
-    number: int,
-) -> dict[Key, Secured]:
-    """:func:`secured_norm` of every norm achieved, and in a round robin before its last
-    round of every norm a player can still gain (it may be certain)."""
-    keys = list(norms)
-    t = state.tournament
-    if t.system.predetermined and not t.is_last(number):
-        eligible = state.title_rules.eligible_norm_titles
-        keys += [
-            key
-            for row in rows
-            for title in eligible(row.player)
-            if (key := (row.player.rank, title)) not in norms
-        ]
-    found = {}
-    for key in keys:
-        verdict = norms.get(key)
-        given = pending.get(key, ()) if verdict is not None else None
-        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
-        if sure is not None:
-            found[key] = sure
-    return found
 
 
 # ----------------------------------------------------------------------------- norms
@@ -498,55 +384,58 @@ def prospect_alerts(
     players: Mapping[int, Player] | None = None,
     settled: set[Key] | None = None,
 ) -> Emitted:
-    """``norm_prospect`` when a player enters contention for a norm (it is still possible)
-    or leaves it with the norm achieved, ``norm_out_of_reach`` when it becomes impossible.
-    ``prospect:<rank>:<title>`` holds the id of the entry while the player is in contention;
-    ``prospect-left:…`` the id of the last exit, so that a re-entry gets a new id. A
-    contention in force for a title the player is no longer evaluated for (a corrected
-    registration, a player taken off) is revoked (``norm_prospect_revoked``, with ``reason``;
-    ``players``: where to find a player no longer registered). ``settled``: filled with the
-    pairs out of reach for good (:attr:`tracker.engine.carry.Carry.settled`)."""
+    """The changes of contention in the round's norm watch (:mod:`tracker.engine.watch`)
+    against the contention in force: ``norm_prospect`` when a player enters contention for
+    a norm (it is still possible) or leaves it with the norm achieved, ``norm_out_of_reach``
+    when it becomes impossible. ``prospect:<rank>:<title>`` holds the id of the entry while
+    the player is in contention; ``prospect-left:…`` the id of the last exit, so that a
+    re-entry gets a new id. A contention in force for a title the player is no longer
+    evaluated for (a corrected registration, a player taken off) is revoked
+    (``norm_prospect_revoked``, with ``reason``; ``players``: where to find a player no
+    longer registered). ``settled``: filled with the pairs out of reach for good
+    (:attr:`tracker.engine.carry.Carry.settled`)."""
     t = state.tournament
     number = view.number
-    edition = state.title_rules.name
-    outlook = Outlook(state, number, view.cells, view.ctx, view.settled)
+    watch = Watch(state, view)
     out: Emitted = []
-    found = outlook.all(view.secured)
+    found = watch.stages()
     if settled is not None:
-        settled.update(outlook.settled)
-    for (rank, title), p in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
+        settled.update(watch.outlook.settled)
+    for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
-        if p.in_contention == (key in sent):
+        if entry.in_contention == (key in sent):
             continue
-        if p.in_contention:
+        if entry.in_contention:
             ident = alert_id(
                 t.id, "norm_prospect", rank, title.value, number, "entered", sent.get(left_key, "")
             )
-            detail = outlook.prospect(rank, title, secured=False)
+            entered = watch.entry(rank, title).prospect
+            assert entered is not None
             out.append(
-                _prospect_event(state, number, p, ident, "entered", prospect_detail(detail), title)
+                _prospect_event(state, number, entry, ident, "entered", prospect_detail(entered))
             )
             sent[key] = ident
             continue
         alert: ev.NormProspect | ev.NormOutOfReach
-        if p.status is Status.SECURED:
+        if entry.stage in (Stage.ACHIEVED, Stage.SECURED):
             ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            sure = view.secured[(rank, title)]
-            why = "norm certain whatever the remaining games bring" if sure.certain else ""
-            alert = _prospect_event(state, number, p, ident, "left", None, title, why)
+            sure = view.secured.get((rank, title))
+            why = "norm certain whatever the remaining games bring" if sure and sure.certain else ""
+            alert = _prospect_event(state, number, entry, ident, "left", None, why)
         else:
-            detail = outlook.prospect(rank, title, secured=False)
+            detail = watch.entry(rank, title)
+            assert detail.prospect is not None
             ident = alert_id(t.id, "norm_out_of_reach", rank, title.value, number, sent[key])
             alert = ev.NormOutOfReach(
                 alert_id=ident,
                 tournament_id=t.id,
                 round=number,
-                edition=edition,
-                player=player_ref(p.player),
+                edition=state.title_rules.name,
+                player=player_ref(entry.player),
                 title=title.value,
                 reason=detail.reason,
-                open_requirements=requirements(detail.open),
+                open_requirements=requirements(detail.prospect.open),
             )
         out.append(alert)
         sent[left_key] = ident
@@ -562,11 +451,10 @@ def prospect_alerts(
 def _prospect_event(
     state: TournamentState,
     number: int,
-    p: Prospect,
+    p: Entry,
     ident: str,
     status: Literal["entered", "left"],
     detail: ev.Prospect | None,
-    title: Title,
     why: str = "",
 ) -> ev.NormProspect:
     """A player entering contention (with the prospect) or leaving it with the norm
@@ -577,7 +465,7 @@ def _prospect_event(
         round=number,
         edition=state.title_rules.name,
         player=player_ref(p.player),
-        title=title.value,
+        title=p.title.value,
         status=status,
         in_contention=status == "entered",
         reason="the norm is still possible" if status == "entered" else why or "norm achieved",
@@ -638,7 +526,6 @@ def summary_id(state: TournamentState, sent: Mapping[str, str], number: int) -> 
 __all__ = [
     "Emitted",
     "MadeNorm",
-    "RoundView",
     "issue_norm",
     "make_norm",
     "norm_alerts",
@@ -652,5 +539,4 @@ __all__ = [
     "revoke_norm",
     "summary_fields",
     "summary_id",
-    "view_after",
 ]

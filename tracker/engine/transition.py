@@ -29,8 +29,8 @@ from tracker.engine.round_alerts import (
     prospect_alerts,
     rating_alerts,
     summary_fields,
-    view_after,
 )
+from tracker.engine.round_view import view_after
 from tracker.engine.state import Round, TournamentState
 from tracker.rules import title_rules_in_force, title_rules_named, why_chosen
 from tracker.rules.rating import rating_rules_in_force

@@ -32,6 +32,21 @@ if TYPE_CHECKING:
 
 from tracker.domain.results import format_result, parse_result
 
+_TAG = re.compile(r'\[[A-Za-z0-9_]+\s+"')
+
+
+def looks_like_pgn(text: str) -> bool:
+    """Whether the text opens as a PGN does, with a tag pair (``[Event "…"]``), so that a
+    command reading TRF can say what it was given.
+
+    >>> looks_like_pgn('\\n[Event "Open"]\\n[Site "Rochefort"]\\n')
+    True
+    >>> looks_like_pgn("012 Open\\n001    1 m ...")
+    False
+    """
+    first = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    return _TAG.match(first.lstrip("\ufeff")) is not None
+
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Side:
@@ -59,6 +74,8 @@ class BroadcastGame:
     ``None`` while the game is played (``*``) and when the tag is missing."""
     bad_result: str | None = None
     """A ``Result`` tag that is not a result (reported, and taken as not finished)."""
+    site: str | None = None
+    """The ``Site`` tag: where the game is played (``None`` for ``?``, blank or missing)."""
 
     def label(self) -> str:
         """``round 5 board 3 (Carlsen, Magnus - Caruana,F)``, for reports."""
@@ -144,8 +161,15 @@ def read_games(text: str) -> list[BroadcastGame]:
                 black=_side(headers, "Black"),
                 result=result,
                 bad_result=bad,
+                site=(headers.get("Site") or "").strip().strip("?").strip() or None,
             )
         )
 
 
-__all__ = ["BroadcastGame", "Side", "read_games", "round_and_board"]
+__all__ = [
+    "BroadcastGame",
+    "Side",
+    "looks_like_pgn",
+    "read_games",
+    "round_and_board",
+]

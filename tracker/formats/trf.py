@@ -472,6 +472,12 @@ def _count(line: str, number: int, label: str) -> int | None:
     return int(m[1]) if m else None
 
 
+NOT_TRF = (
+    "not a TRF file: no line starts with a TRF record (012 the tournament's name, 042 its "
+    "start date, 001 a player)"
+)
+
+
 def parse_trf(text: str) -> TrfFile:
     """Read the text of a TRF16 / TRF26 file.
 
@@ -539,6 +545,8 @@ def parse_trf(text: str) -> TrfFile:
             header["tournament_id"] = value
         else:
             records.append(TrfRecord(code=code, text=line))
+    if not header and not players and round_dates is None:
+        raise TrfError(NOT_TRF)
     if deputies:
         header["deputy_arbiters"] = tuple(deputies)
     if round_dates is not None:

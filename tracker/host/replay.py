@@ -14,9 +14,12 @@ from tracker.domain.tournaments import System
 from tracker.engine.evaluation import norm_event
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
+from tracker.engine.watch import watch_after
 from tracker.formats.decoding import decode
+from tracker.formats.pgn import looks_like_pgn
 from tracker.formats.trf import CELL_WIDTH, FIRST_CELL_COLUMN, TrfError, parse_trf, to_events
 from tracker.render.report import story
+from tracker.render.watch_text import watch_lines
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -40,8 +43,17 @@ def read_bytes(data: bytes, name: str) -> list[Sourced]:
 def read_events(text: str, name: str) -> list[Sourced]:
     """Events from the text of a TRF file or a JSONL file of input events (one JSON object
     per line; blank lines and lines starting with ``#`` are skipped)."""
+    if not text.strip():
+        raise InputError(
+            f"{name}: empty file: a TRF export (or a JSONL file of input events) is expected"
+        )
     if _looks_like_jsonl(text):
         return list(_jsonl(text, name))
+    if looks_like_pgn(text):
+        raise InputError(
+            f"{name}: a PGN file (a broadcast's games), not a TRF export: a PGN is read by "
+            "`tracker follow --pgn FILE_OR_URL --players START_LIST`"
+        )
     try:
         trf = parse_trf(text)
     except TrfError as exc:
@@ -138,11 +150,13 @@ def render(
     fmt: str,
     top: int,
     announced: set[str],
+    watch: int = 0,
 ) -> Iterator[str]:
     """The lines ``tracker replay`` prints after feeding ``item``: in ``jsonl``, one alert
     per line; in ``text``, the story of the alerts, after the tournament's header the first
     time a fact other than a registration is fed (once the players are known: the rate of
-    play reads them; ``announced`` remembers it)."""
+    play reads them; ``announced`` remembers it), and after each round's alerts the first
+    ``watch`` entries of its norm watch (:func:`~tracker.render.watch_text.watch_lines`)."""
     if fmt == "jsonl":
         yield from (to_jsonl(alert) for alert in alerts)
         return
@@ -151,7 +165,17 @@ def render(
     if not registering and tid not in announced and tid in run.states:
         announced.add(tid)
         yield from header(run.states[tid])
-    yield from story(alerts, top=top)
+    chunk: list[ev.OutputEvent] = []
+    for alert in [*alerts, None]:
+        if chunk and (alert is None or isinstance(alert, ev.RoundFinished)):
+            yield from story(chunk, top=top)
+            first = chunk[0]
+            if watch and isinstance(first, ev.RoundFinished) and first.not_a_norm_event is None:
+                state = run.states[first.tournament_id]
+                yield from watch_lines(watch_after(state, first.round), watch)
+            chunk = []
+        if alert is not None:
+            chunk.append(alert)
 
 
 def header(state: TournamentState) -> list[str]:

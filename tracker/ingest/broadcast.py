@@ -43,8 +43,17 @@ from tracker.ingest.ledger import (
 )
 
 
-def registration(facts: ev.TournamentRegistered, start_list: StartList) -> list[ev.InputEvent]:
-    """The tournament and its players, for an event followed by its broadcast alone."""
+def registration(
+    facts: ev.TournamentRegistered,
+    start_list: StartList,
+    games: Sequence[BroadcastGame] = (),
+) -> list[ev.InputEvent]:
+    """The tournament and its players, for an event followed by its broadcast alone; where
+    the facts name no venue (TRF ``022``, the city: IT1's venue), the first ``Site`` tag of
+    the games that names one."""
+    site = next((g.site for g in games if g.site), None)
+    if facts.city is None and site is not None:
+        facts = facts.model_copy(update={"city": site[: ev.MAX_NAME]})
     return [facts, *start_list.registered(facts.tournament_id)]
 
 

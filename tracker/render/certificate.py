@@ -292,8 +292,6 @@ def event_fields(c: NormCertificate) -> list[Field]:
             f"{e.players}: {e.rated_players} rated{foreign}, {e.federations} federations",
         ),
         ("Title-holders", _counts(e.title_holders) or "none"),
-        ("Regulations", c.edition_reason),
-        ("Tournament id", t.tournament_id),
     ]
 
 
@@ -321,12 +319,29 @@ def result_fields(c: NormCertificate) -> list[Field]:
         ("Ra (average rating of the opponents)", str(c.ra)),
         ("Rp (rating performance)", str(c.rp)),
         ("Opponents' titles", _counts(c.opponent_titles)),
-        (
-            "Foreign opponents",
-            f"{c.foreign_opponents} of {c.games_counted} ({_counts(c.opponent_federations)})",
-        ),
+        ("Foreign opponents", _foreign(c)),
         ("Unrated opponents", str(c.unrated_opponents)),
+    ]
+
+
+def _foreign(c: NormCertificate) -> str:
+    """``8 of 9 (ARM 1, BEL 1, …)``: the opponents of other federations than the
+    player's, by federation (the player's own is not among them)."""
+    own = c.player.federation
+    others = {f: n for f, n in c.opponent_federations.items() if f != own}
+    return f"{c.foreign_opponents} of {c.games_counted}" + (
+        f" ({_counts(others)})" if others else ""
+    )
+
+
+def tracker_fields(c: NormCertificate) -> list[Field]:
+    """What the tracker adds to FIDE's form, printed apart from it (a footer): the
+    tournament's id, the alert the certificate is the evidence of, and why these
+    regulations judge it."""
+    return [
+        ("Tournament id", c.tournament.tournament_id),
         ("Alert", c.alert_id or "none sent"),
+        ("Regulations", c.edition_reason),
     ]
 
 
@@ -394,4 +409,5 @@ __all__ = [
     "event_fields",
     "player_fields",
     "result_fields",
+    "tracker_fields",
 ]

@@ -1,6 +1,7 @@
 """A printable HTML page of a :class:`~tracker.render.certificate.NormCertificate` (A4, one page for
 up to 13 games), in the order of FIDE's IT1 form, with blank lines where the input does not
-say (and for the signatures) for the chief arbiter to complete."""
+say (and for the signatures, and an unknown round date) for the chief arbiter to complete; what
+the tracker adds (tournament id, alert id, why these regulations) in a footer, apart."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tracker.render.certificate import (
     event_fields,
     player_fields,
     result_fields,
+    tracker_fields,
 )
 
 STYLE = """@page { size: A4; margin: 14mm; }
@@ -34,6 +36,8 @@ dd { margin: 0; }
 .no { color: #a00; }
 .sign { display: grid; grid-template-columns: 1fr 1fr; gap: 24px; margin-top: 30px; }
 .sign div { border-top: 1px solid #555; padding-top: 3px; color: #444; }
+footer { margin-top: 18px; font-size: 8pt; color: #666; border-top: 1px solid #ddd; }
+footer dl { gap: 0 8px; }
 """
 """The certificate's CSS (A4, the IT1 form's layout); the application bundle uses it too."""
 
@@ -82,6 +86,7 @@ $requirements
 </table>
 <div class="sign"><div>Chief arbiter: $arbiter<br>signature, date</div>
 <div>Organiser / federation: name, signature, stamp, date</div></div>
+<footer>$footer</footer>
 """)
 
 
@@ -116,7 +121,7 @@ def body(c: NormCertificate) -> str:
     t = c.tournament
     games = "\n".join(
         "<tr>"
-        f'<td class="n">{g.round}</td><td>{_e(g.date.isoformat() if g.date else None)}</td>'
+        f'<td class="n">{g.round}</td><td>{g.date.isoformat() if g.date else ""}</td>'
         f"<td>{_e(g.opponent.title)}</td><td>{_e(g.opponent.name)}</td>"
         f'<td class="n">{_e(g.opponent.fide_id)}</td><td>{_e(g.opponent.federation)}</td>'
         f'<td class="n">{_e(g.opponent.rating)}</td><td class="n">{g.rating_used}</td>'
@@ -162,6 +167,7 @@ def body(c: NormCertificate) -> str:
         ignored=ignored,
         requirements=requirements,
         arbiter=escape(arbiter) if arbiter else '<span class="blank"></span>',
+        footer=field_list(tracker_fields(c)),
     )
 
 

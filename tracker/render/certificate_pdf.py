@@ -31,6 +31,7 @@ from tracker.render.certificate import (
     event_fields,
     player_fields,
     result_fields,
+    tracker_fields,
 )
 
 DEJAVU = Path("/usr/share/fonts/truetype/dejavu")
@@ -239,7 +240,7 @@ def draw(pen: Pen, c: NormCertificate) -> None:
         rows.append(
             [
                 str(g.round),
-                g.date.isoformat() if g.date else "-",
+                g.date.isoformat() if g.date else "",  # for the arbiter to complete
                 text(o.title),
                 text(o.name),
                 text(o.fide_id),
@@ -293,6 +294,13 @@ def draw(pen: Pen, c: NormCertificate) -> None:
     pdf.cell(0, 4, "Organiser / federation: name", new_x="LMARGIN", new_y="NEXT")
     pdf.cell(98, 4, "signature, date")
     pdf.cell(0, 4, "signature, stamp, date", new_x="LMARGIN", new_y="NEXT")
+    # what the tracker adds, apart from FIDE's form
+    pdf.ln(5)
+    pdf.set_font(font, "", 6.5)
+    pdf.set_text_color(110, 110, 110)
+    for name, value in tracker_fields(c):
+        pdf.multi_cell(0, 3, text(f"{name}: {value}"), new_x="LMARGIN", new_y="NEXT")
+    pdf.set_text_color(0, 0, 0)
 
 
 def requirements(pen: Pen, found: Iterable[ev.Requirement]) -> None:

@@ -5,10 +5,12 @@ server serves these as JSON (their JSON Schemas describe its API); nothing here 
 
 * :func:`summary` -- a tournament in a list;
 * :func:`standings` -- every player after the last finished round, with live rating,
-  rating change, performance, the norms in force, and the crosstable cells;
-* :func:`player_card` -- one player as a broadcast site shows them beside the board: name,
-  title, federation, FIDE id, rating, score, rating change, performance and, for every norm
-  title they could gain, the best attempt with its IT1-like evidence.
+  rating change, performance, each norm title in the norm watch (:class:`NormWatch`), and
+  the crosstable cells (TRF letters, and points as numbers);
+* :func:`player_card` -- one player as a broadcast site shows them beside the board: the
+  player (as the standings and alerts name them), score, rating change, performance and,
+  for every norm title they could gain, the same :class:`NormWatch` with the prospect and
+  the best attempt's IT1-like evidence.
 
 Performance is FIDE's tournament performance (1.48 of 2009 applied to the whole event): the
 average rating of the rated opponents met over the board, plus ``dp`` of the percentage
@@ -21,19 +23,19 @@ from collections.abc import Sequence
 from datetime import date
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from tracker import contract as ev
 from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
-from tracker.domain.titles import Title
 from tracker.engine.alerts import evidence, player_ref, prospect_detail, score_text
-from tracker.engine.evaluation import PlayerRound, norm_event, verdict_for
+from tracker.engine.evaluation import PlayerRound, norm_event
 from tracker.engine.evaluation import standings as evaluate_standings
 from tracker.engine.norm_in_force import alert_in_force
-from tracker.engine.prospects import Outlook
-from tracker.engine.secured import secured_norm
 from tracker.engine.state import TournamentState
+from tracker.engine.watch import Watch, watch_after
+from tracker.formats.start_list import name_of
 from tracker.norms.search import Cell
+from tracker.render.watch_text import entry_text
 
 
 class _View(BaseModel):
@@ -71,6 +73,9 @@ class CrossCell(_View):
     result: str
     """The player's TRF letter: ``1`` ``=`` ``0``, ``+`` ``-`` forfeits, ``W`` ``D`` ``L``
     decided before a move, ``H`` ``F`` ``U`` ``Z`` byes."""
+    points: float
+    """What the round gave the player, a number: ``1``, ``0.5`` or ``0`` (a forfeit win and
+    a full-point bye ``1``, a half-point bye ``0.5``)."""
 
 
 class StandingRow(_View):
@@ -86,8 +91,9 @@ class StandingRow(_View):
     live_rating: int | None
     rating_change: int | None
     performance: int | None
-    norms: tuple[str, ...]
-    """Norm titles in force for the player (as announced by ``norm_achieved``)."""
+    norms: tuple[NormWatch, ...]
+    """Every norm title the player is evaluated for, in the norm watch after the round
+    (strongest title first; without the card's prospect and evidence)."""
     cells: tuple[CrossCell, ...]
 
 
@@ -98,26 +104,46 @@ class Standings(_View):
     rows: tuple[StandingRow, ...]
 
 
-class NormStatus(_View):
-    """One norm title a player could gain: the best attempt so far."""
+def _card_only(value: object) -> bool:
+    """A card's field is left out of the JSON where it is empty (the standings rows)."""
+    return value is None
+
+
+Stage = Literal["achieved", "secured", "conditional", "in_contention", "out_of_reach"]
+
+
+class NormWatch(_View):
+    """A player's norm title after the round, as the norm watch has it
+    (``tracker/engine/watch.py``): the one shape of a norm in the standings rows and on the
+    player card. The standings give the stage and what it says; the card adds the prospect
+    and the evidence."""
 
     title: str
-    achieved: bool
-    in_force: bool
+    stage: Stage
+    """``achieved`` (after the last round), ``secured`` (before it, and nothing can take it
+    away), ``conditional`` (before it, depending on what later rounds bring),
+    ``in_contention`` (still possible) or ``out_of_reach``."""
+    says: str
+    """In words: why secured or out of reach, what a conditional norm depends on, what the
+    remaining rounds must bring (the 1.4.1c condition with it where it applies)."""
+    order: int
+    """The entry's place in the watch, closest first (1 is the closest: norms that hold,
+    then those in contention by the least performance above the player's rating the
+    remaining games ask)."""
+    conditions: tuple[ev.NormCondition, ...] = ()
+    in_force: bool = False
     """Announced by a ``norm_achieved`` alert and not revoked since."""
-    alert_id: str | None
-    alert_round: int | None = None
-    """The round after which the alert in force was made (``None``: none in force)."""
-    alert_evidence: ev.NormEvidence | None = None
-    """The evidence of the alert in force, as the alert carries it: the ``evidence`` above
-    is the best attempt after the card's round, which may be another (a norm secured after
-    round 9 of 11 is still in force after round 11)."""
-    evidence: ev.NormEvidence
-    contention: str | None = None
-    """Before the last round: ``possible``, ``secured`` or ``out_of_reach`` (see
-    ``tracker/engine/prospects/``); ``None`` once the tournament is over."""
-    prospect: ev.Prospect | None = None
-    """What the remaining rounds must bring, while the player is in contention."""
+    alert_id: str | None = None
+    prospect: ev.Prospect | None = Field(default=None, exclude_if=_card_only)
+    """Card only: in contention (or conditional), what the remaining rounds must bring;
+    out of reach, the requirements still open."""
+    evidence: ev.NormEvidence | None = Field(default=None, exclude_if=_card_only)
+    """Card only: the best attempt after the card's round."""
+    alert_round: int | None = Field(default=None, exclude_if=_card_only)
+    """Card only: the round after which the alert in force was made."""
+    alert_evidence: ev.NormEvidence | None = Field(default=None, exclude_if=_card_only)
+    """Card only: the evidence of the alert in force, as the alert carries it (a norm
+    secured after round 9 of 11 is still in force after round 11, on other games)."""
 
 
 class PlayerCard(_View):
@@ -125,13 +151,8 @@ class PlayerCard(_View):
 
     tournament_id: str
     round: int
-    rank: int
-    name: str
-    title: str | None
-    federation: str | None
-    """``None``: not known."""
-    fide_id: int | None
-    rating: int | None
+    player: ev.PlayerRef
+    """The same shape as in the standings rows and the alerts."""
     place: int
     score: float
     score_text: str
@@ -139,7 +160,9 @@ class PlayerCard(_View):
     live_rating: int | None
     rating_change: int | None
     performance: int | None
-    norms: tuple[NormStatus, ...]
+    norms: tuple[NormWatch, ...]
+    """Every norm title the player is evaluated for, strongest first (none before the
+    first round, nor in an event that gives no norms)."""
     edition: str
 
 
@@ -181,17 +204,6 @@ def performance(state: TournamentState, cells: Sequence[Cell]) -> int | None:
     return ra + dp(percentage_of_half_points(half, len(ratings)))
 
 
-def norms_in_force(state: TournamentState) -> dict[int, list[str]]:
-    """Norm titles announced and not revoked, by start rank (strongest first)."""
-    out: dict[int, list[str]] = {}
-    for key in state.sent:
-        kind, _, rest = key.partition(":")
-        if kind == "norm":
-            rank, _, title = rest.partition(":")
-            out.setdefault(int(rank), []).append(title)
-    return {r: sorted(t, key=lambda x: -Title(x).level) for r, t in out.items()}
-
-
 def _colours(state: TournamentState, up_to: int) -> dict[tuple[int, int], Literal["w", "b"]]:
     colours: dict[tuple[int, int], Literal["w", "b"]] = {}
     for number in range(1, up_to + 1):
@@ -211,10 +223,60 @@ def _rows(state: TournamentState) -> list[tuple[int, PlayerRound]]:
     return places
 
 
+def _watch(state: TournamentState) -> Watch | None:
+    """The norm watch after the last finished round; ``None`` before the first or where
+    the event gives no norms."""
+    if not state.announced:
+        return None
+    watch = watch_after(state, state.announced)
+    return watch if watch.norm_event else None
+
+
+def norm_watch(
+    state: TournamentState, watch: Watch | None, rank: int, card: bool = False
+) -> tuple[NormWatch, ...]:
+    """The player's norms in the watch, strongest title first; with ``card``, with the
+    prospect and the evidence."""
+    if watch is None:
+        return ()
+    order = watch.places()
+    edition = state.title_rules.name
+    out = []
+    for title in state.title_rules.eligible_norm_titles(state.players[rank]):
+        e = watch.entry(rank, title)
+        alert = state.sent.get(f"norm:{rank}:{title.value}")
+        extra: dict[str, object] = {}
+        if card:
+            floor = state.title_rules.rating_floor[title]
+            verdict = watch.view.shown(state, rank, title)
+            made = alert_in_force(state, rank, title) if alert is not None else None
+            extra = {
+                "prospect": prospect_detail(e.prospect) if e.prospect is not None else None,
+                "evidence": evidence(verdict, verdict.raised, floor),
+                "alert_round": made[0] if made else None,
+                "alert_evidence": evidence(made[1], made[1].raised, floor) if made else None,
+            }
+        out.append(
+            NormWatch(
+                title=title.value,
+                stage=e.stage.value,
+                says=entry_text(e, edition),
+                order=order[e.key],
+                conditions=tuple(
+                    ev.NormCondition(article=c.article, text=c.text) for c in e.conditions
+                ),
+                in_force=alert is not None,
+                alert_id=alert,
+                **extra,
+            )
+        )
+    return tuple(out)
+
+
 def standings(state: TournamentState) -> Standings:
     up_to = state.announced
     colours = _colours(state, up_to)
-    norms = norms_in_force(state)
+    watch = _watch(state)
     out = []
     for place, row in _rows(state):
         rank = row.player.rank
@@ -228,13 +290,14 @@ def standings(state: TournamentState) -> Standings:
                 live_rating=row.live.rating if row.live else None,
                 rating_change=row.live.change if row.live else None,
                 performance=performance(state, row.cells),
-                norms=tuple(norms.get(rank, ())),
+                norms=norm_watch(state, watch, rank),
                 cells=tuple(
                     CrossCell(
                         round=c.round,
                         opponent=c.opponent,
                         colour=colours.get((rank, c.round)),
                         result=c.code.value,
+                        points=c.code.half_points / 2,
                     )
                     for c in row.cells
                 ),
@@ -255,48 +318,44 @@ def find_player(state: TournamentState, wanted: str) -> int | None:
     return None
 
 
+def players_named(state: TournamentState, wanted: str) -> list[int]:
+    """The start ranks of the players a name stands for, as a person types it: every word
+    of ``wanted`` the start of a different word of the player's name, in any case, accents
+    and scripts folded (``vallee`` finds ``Vallée, Xavier``; ``carlsen m`` finds ``Carlsen,
+    Magnus``). A name that is every word of one player's name is that player alone."""
+    words = name_of(wanted).words
+    if not words:
+        return []
+    found = []
+    exact = []
+    for p in state.players.values():
+        theirs = name_of(p.name).words
+        if _starts(words, theirs):
+            found.append(p.rank)
+            if sorted(words) == sorted(theirs):
+                exact.append(p.rank)
+    return exact if len(exact) == 1 else sorted(found)
+
+
+def _starts(words: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether each of ``words`` starts a different one of ``theirs`` (longest first)."""
+    free = list(theirs)
+    for w in sorted(words, key=len, reverse=True):
+        match = next((t for t in free if t.startswith(w)), None)
+        if match is None:
+            return False
+        free.remove(match)
+    return True
+
+
 def player_card(state: TournamentState, rank: int) -> PlayerCard:
     """The card of the player with start rank ``rank`` (``KeyError`` if there is none)."""
     player = state.players[rank]
-    up_to = state.announced
     place, row = next((pl, r) for pl, r in _rows(state) if r.player.rank == rank)
-    statuses = []
-    if up_to:
-        ongoing = not state.tournament.is_last(up_to)
-        view = Outlook(state, up_to) if ongoing else None
-        for title in state.title_rules.eligible_norm_titles(player):
-            verdict = verdict_for(state, rank, title, up_to)
-            floor = state.title_rules.rating_floor[title]
-            alert = state.sent.get(f"norm:{rank}:{title.value}")
-            made = alert_in_force(state, rank, title) if alert is not None else None
-            outlook = None
-            if view is not None:
-                sure = secured_norm(state, rank, title, verdict, up_to, view.cells, view.facts_ctx)
-                outlook = view.prospect(rank, title, sure is not None)
-            statuses.append(
-                NormStatus(
-                    title=title.value,
-                    achieved=verdict.achieved,
-                    in_force=alert is not None,
-                    alert_id=alert,
-                    alert_round=made[0] if made else None,
-                    alert_evidence=evidence(made[1], made[1].raised, floor) if made else None,
-                    evidence=evidence(verdict, verdict.raised, floor),
-                    contention=outlook.status.value if outlook else None,
-                    prospect=prospect_detail(outlook)
-                    if outlook is not None and outlook.in_contention
-                    else None,
-                )
-            )
     return PlayerCard(
         tournament_id=state.tournament.id,
-        round=up_to,
-        rank=rank,
-        name=player.name,
-        title=player.title.value if player.title else None,
-        federation=player.federation,
-        fide_id=player.fide_id,
-        rating=player.rating,
+        round=state.announced,
+        player=player_ref(player),
         place=place,
         score=float(row.score),
         score_text=score_text(row.score),
@@ -304,22 +363,23 @@ def player_card(state: TournamentState, rank: int) -> PlayerCard:
         live_rating=row.live.rating if row.live else None,
         rating_change=row.live.change if row.live else None,
         performance=performance(state, row.cells),
-        norms=tuple(statuses),
+        norms=norm_watch(state, _watch(state), rank, card=True),
         edition=state.title_rules.name,
     )
 
 
 __all__ = [
     "CrossCell",
-    "NormStatus",
+    "NormWatch",
     "PlayerCard",
     "StandingRow",
     "Standings",
     "TournamentSummary",
     "find_player",
-    "norms_in_force",
+    "norm_watch",
     "performance",
     "player_card",
+    "players_named",
     "standings",
     "summary",
 ]

@@ -299,9 +299,20 @@ def needs_of(routes: Sequence[Relaxed]) -> tuple[Need, ...]:
 
 
 def why_not(routes: Sequence[Relaxed]) -> str:
-    """Why no route can give the norm: the main route's reason, then each other's."""
+    """Why no route can give the norm, each reason once: the main route's, then each other
+    route's (named by its article) where it differs; where they are the same, the main
+    reason says that it holds for the other route too.
+
+    The 2024 Swiss with 1.4.1c's route failing for the main route's reason said it twice
+    (``rating: …; 1.4.1c: rating: …``); it now reads ``rating: … (1.4.1c's route too)``.
+    """
     first, *others = routes
-    return "; ".join([first.why_not(), *(f"{r.note.split(':')[0]}: {r.why_not()}" for r in others)])
+    main = first.why_not()
+    same = [r.note.split(":")[0] for r in others if r.why_not() == main]
+    told = [f"{r.note.split(':')[0]}: {r.why_not()}" for r in others if r.why_not() != main]
+    if same:
+        main += f" ({', '.join(same)}'s route too)"
+    return "; ".join([main, *told])
 
 
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:

@@ -60,8 +60,6 @@ class Outlook:
         self.rules = state.title_rules
         self.cells = cells = state.all_cells(up_to) if cells is None else cells
         self.ctx = context(state, up_to, cells) if ctx is None else ctx
-        self.facts_ctx = self.ctx
-        """The context of the facts, before the Swiss assumption below widens it."""
         self.round_robin = t.system.predetermined
         if not self.round_robin:
             # the exemption may still be met by players not paired yet (the assumption)

@@ -1,0 +1,150 @@
+"""What the evaluation after a finished round works out once (:class:`RoundView`): the
+standings, the tournament-wide context, the norms achieved and what each still depends on.
+The round's alerts (:mod:`tracker.engine.round_alerts`) and the norm watch
+(:mod:`tracker.engine.watch`) both read it, so that they say the same."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+from tracker.domain.titles import Title
+from tracker.engine.carry import carried
+from tracker.engine.evaluation import (
+    NormEvent,
+    PlayerRound,
+    achieved_norms,
+    context,
+    norm_event,
+    standings,
+)
+from tracker.engine.prospects.values import Key
+from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
+from tracker.engine.state import TournamentState
+from tracker.norms.search import Cell, Context, Verdict, evaluate
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class RoundView:
+    """What the evaluation after round ``number`` works out once, for every alert."""
+
+    number: int
+    gate: NormEvent
+    """Rapid, blitz, online: no norms, prospects or title ratings."""
+    rows: list[PlayerRound]
+    cells: dict[int, Sequence[Cell]]
+    ctx: Context
+    norms: dict[Key, Verdict]
+    pending: dict[Key, tuple[Condition, ...]]
+    """What each norm still depends on: before the last round, what later rounds can
+    change; in every round, an unknown system (:func:`system_condition`)."""
+    last: bool
+    before_last_allowed: bool
+    """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
+    settled: frozenset[Key] = frozenset()
+    """The pairs out of reach for good after the round before (:attr:`Carry.settled`), when
+    the state carries that round's evaluation of the same facts."""
+    secured: dict[Key, Secured] = dataclasses.field(default_factory=dict)
+    """The norms no later round can take away (:func:`secured_norm`, the one notion of
+    secured), with why; those certain before they are achieved (a round robin's) are in
+    :attr:`norms` too, with their worst case over every scheduled round."""
+
+    @property
+    def not_a_norm_event(self) -> str | None:
+        """Why the event gives no norms (the round summary says it), or ``None``."""
+        return None if self.gate.norms else self.gate.reason
+
+    def verdict(self, state: TournamentState, rank: int, title: Title) -> Verdict:
+        """The player's full verdict for ``title``, failed or not (the arbiter's
+        breakdown), from the round's cells and context: what
+        :func:`~tracker.engine.evaluation.verdict_for` works out from the facts."""
+        cells = self.cells.get(rank, [])
+        return evaluate(state.players[rank], cells, title, self.ctx, state.title_rules)
+
+    def shown(self, state: TournamentState, rank: int, title: Title) -> Verdict:
+        """The verdict the breakdown shows (``check``, the player card): a certain norm's
+        worst case over every scheduled round, as its alert gives it, else
+        :meth:`verdict`."""
+        sure = self.secured.get((rank, title))
+        return (
+            sure.verdict if sure is not None and sure.certain else self.verdict(state, rank, title)
+        )
+
+    def announces(self, key: Key) -> bool:
+        """Whether a norm of :attr:`norms` is announced after this round: after the last
+        round, where the edition lets a norm before it stand (secured, or with its
+        conditions), or when it is secured (certain)."""
+        return self.last or self.before_last_allowed or key in self.secured
+
+
+def view_after(state: TournamentState, number: int) -> RoundView:
+    """The evaluation after round ``number``, extending the state's carry of the round
+    before (:func:`tracker.engine.carry.carried`) when it rests on the same facts."""
+    t = state.tournament
+    last = t.is_last(number)
+    carry = carried(state, number)
+    gate = norm_event(state) if carry is None else carry.gate
+    rows = standings(state, number, carry.live if carry is not None else None, gate)
+    cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
+    ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
+    norms = achieved_norms(state, rows, ctx)
+    before_last_allowed = state.title_rules.may_ignore_after_norm(t)
+    assumed = system_condition(state)  # an unknown system: every norm, every round
+    later = not last and before_last_allowed
+    pending = {
+        (rank, title): found
+        for rank, title in norms
+        if (
+            found := assumed
+            + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
+        )
+    }
+    secured = _secured(state, rows, cells, ctx, norms, pending, number)
+    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
+    return RoundView(
+        number,
+        gate,
+        rows,
+        cells,
+        ctx,
+        norms,
+        pending,
+        last,
+        before_last_allowed,
+        settled=carry.settled if carry is not None else frozenset(),
+        secured=secured,
+    )
+
+
+def _secured(
+    state: TournamentState,
+    rows: Sequence[PlayerRound],
+    cells: Mapping[int, Sequence[Cell]],
+    ctx: Context,
+    norms: Mapping[Key, Verdict],
+    pending: Mapping[Key, tuple[Condition, ...]],
+    number: int,
+) -> dict[Key, Secured]:
+    """:func:`secured_norm` of every norm achieved, and in a round robin before its last
+    round of every norm a player can still gain (it may be certain)."""
+    keys = list(norms)
+    t = state.tournament
+    if t.system.predetermined and not t.is_last(number):
+        eligible = state.title_rules.eligible_norm_titles
+        keys += [
+            key
+            for row in rows
+            for title in eligible(row.player)
+            if (key := (row.player.rank, title)) not in norms
+        ]
+    found = {}
+    for key in keys:
+        verdict = norms.get(key)
+        given = pending.get(key, ()) if verdict is not None else None
+        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
+        if sure is not None:
+            found[key] = sure
+    return found
+
+
+__all__ = ["Key", "RoundView", "view_after"]
