@@ -25,8 +25,11 @@ from tracker.engine.evaluation import context
 from tracker.engine.secured import certain_norm
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import apply
+from tracker.engine.watch import Stage, watch_after
 from tracker.host.replay import read_events, replay
 from tracker.norms.search import find_norm
+from tracker.render.report import check_lines
+from tracker.render.views import player_card
 
 RR10 = (DATA / "guesses" / "rr10-2009.trf").read_text(encoding="utf-8")
 
@@ -88,6 +91,30 @@ def test_certain_means_every_continuation_gives_the_norm(number: int) -> None:
         assert all(given)
     else:
         assert not all(given)
+
+
+def test_check_the_watch_and_the_card_say_the_certain_norm_after_round_8() -> None:
+    """One notion of secured: after round 8 ``check`` shows the norm with its worst case
+    (6/9, Rp 2631, round 9 counted as lost), the norm watch has it secured with the alert's
+    reason, and the player card has the alert in force; after round 7 none of them does."""
+    state, _ = _state_after(8)
+    lines, status = check_lines(state, 10, Title.GM, 8)
+    assert status == 0
+    assert any(line.startswith("GM norm for ") and "ACHIEVED" in line for line in lines), lines
+    watch = watch_after(state, 8)
+    entry = watch.entry(10, Title.GM)
+    assert entry.stage is Stage.SECURED
+    assert entry.reason.startswith("certain after round 8: with 0 points in each")
+    assert f"norm watch after round 8: secured — {entry.reason}" in lines
+    (card,) = [n for n in player_card(state, 10).norms if n.title == "GM"]
+    assert (card.stage, card.in_force) == ("secured", True)
+    assert card.evidence is not None
+    assert card.alert_evidence == card.evidence
+    assert (card.evidence.score, card.evidence.performance) == (6, 2631)
+    before, _ = _state_after(7)
+    lines, _ = check_lines(before, 10, Title.GM, 7)
+    assert any(line.startswith("GM norm for ") and "not achieved" in line for line in lines)
+    assert watch_after(before, 7).entry(10, Title.GM).stage is Stage.IN_CONTENTION
 
 
 # ----------------------------------------------------------------------- 1.3 titles by rating
