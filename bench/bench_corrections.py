@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 from bench.baseline import Figures, add_arguments, run
-from bench.bench_norms import swiss_events
+from tests.support.swiss import swiss_events
 from tracker import contract as ev
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import apply

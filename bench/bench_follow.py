@@ -38,11 +38,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, os.environ.get("BENCH_TREE") or sys.path[0])  # a baseline's code first
 
 from bench import baseline
-from bench.bench_norms import swiss_events
 from follow.embedded import EmbeddedSink
 from follow.runner import Follower, Options
 from follow.sources import FileSource
 from tests.support.follow import boards, cut, games, pgn_game
+from tests.support.swiss import swiss_events
 from tracker import contract as ev
 from tracker.domain.results import Code, parse_result
 from tracker.domain.titles import Title

@@ -7,12 +7,9 @@ import itertools
 
 from tracker.domain.players import Player
 from tracker.domain.titles import Title
-from tracker.norms.search import (
-    Verdict,
-    _explain,
-    _spec,
-    norm_games,
-)
+from tracker.norms.explain import explain
+from tracker.norms.requirements import norm_requirements
+from tracker.norms.search import Verdict, norm_games
 from tracker.rules import TitleRules
 
 
@@ -24,13 +21,13 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
     and, only when still none achieves, 8 games of 9 rounds whose ninth is a forfeit win or
     a pairing-allocated bye (1.4.1c of 2024)."""
     counted, excluded, forfeit = norm_games(me, cells, ctx, rules)
-    spec = _spec(title, me, ctx, rules)
+    spec = norm_requirements(title, me, ctx, rules)
     t = ctx.tournament
     last = max(c.round for c in cells)
     not_mix = {rules.articles[k] for k in ("games", "score", "average", "performance")}
 
     def mix_met(games: list) -> bool:  # type: ignore[type-arg]
-        verdict = _explain(games, [], last, spec)
+        verdict = explain(games, [], last, spec)
         return all(c.met for c in verdict.checks if c.article not in not_mix)
 
     def attempts(games: list, left_out: list, cut_allowed: bool, spec=spec) -> list[Verdict]:  # type: ignore[no-untyped-def, type-arg]
@@ -50,7 +47,7 @@ def brute_force(me: Player, cells, ctx, title: Title, rules: TitleRules) -> list
                 for dropped in itertools.combinations(wins, k):
                     ids = {id(g) for g in dropped}
                     kept = [g for g in inside if id(g) not in ids]
-                    verdict = _explain(kept, left_out, cut, spec)
+                    verdict = explain(kept, left_out, cut, spec)
                     if verdict.achieved:
                         found.append(verdict)
         return found

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from bench.bench_norms import swiss_events
 from tests.support.generated import tournaments
 from tests.support.paths import DATA, REAL, SEEDS
+from tests.support.swiss import swiss_events
 from tracker import contract as ev
 from tracker.engine.carry import carried
 from tracker.engine.state import TournamentState

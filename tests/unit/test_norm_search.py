@@ -14,18 +14,10 @@ from tests.support.builders import FIDE_2009, FIDE_2024, PRE_2009, Opp, record
 from tests.support.oracles import brute_force
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
-from tracker.norms.search import (
-    Cell,
-    _adjusted,
-    _explain,
-    _mix_checks,
-    _mix_met,
-    _spec,
-    evaluate,
-    find_norm,
-    gives_norm,
-    norm_games,
-)
+from tracker.norms.explain import explain
+from tracker.norms.opponent_mix import mix_checks, mix_met
+from tracker.norms.requirements import floor_raised, norm_requirements
+from tracker.norms.search import Cell, evaluate, find_norm, gives_norm, norm_games
 from tracker.rules import TitleRules
 
 opponent = st.tuples(
@@ -158,9 +150,9 @@ def test_pass_fail_answers_agree_with_the_described_checks(
     reads for the same games."""
     me, cells, ctx = record(opps, system=system)
     games = norm_games(me, cells, ctx, rules)[0]
-    spec = _spec(Title(title), me, ctx, rules)
+    spec = norm_requirements(Title(title), me, ctx, rules)
     ordered = sorted(games, key=lambda g: g.rating)
-    _, raised = _adjusted([g.rating for g in ordered], spec)
-    checks = _mix_checks(ordered, raised, spec)
-    assert _mix_met(ordered, raised, spec) == all(c.met for c in checks)
-    assert gives_norm(games, spec) == _explain(games, [], len(cells), spec).achieved
+    _, raised = floor_raised([g.rating for g in ordered], spec)
+    checks = mix_checks(ordered, raised, spec)
+    assert mix_met(ordered, raised, spec) == all(c.met for c in checks)
+    assert gives_norm(games, spec) == explain(games, [], len(cells), spec).achieved

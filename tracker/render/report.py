@@ -3,6 +3,7 @@ arbiter's breakdown of ``tracker check``."""
 
 from __future__ import annotations
 
+import functools
 import textwrap
 from collections.abc import Iterable, Iterator
 
@@ -34,70 +35,104 @@ def story(alerts: Iterable[ev.OutputEvent], top: int = 10) -> Iterator[str]:
     yield from grouped(held)
 
 
+@functools.singledispatch
 def _told(a: ev.OutputEvent, top: int) -> Iterator[str]:
-    """The lines of one alert (contention changes aside)."""
-    if isinstance(a, ev.RoundFinished):
-        last = " (last round)" if a.last_round else ""
-        yield ""
-        yield f"== {a.tournament_id}: round {a.round} finished{last} [{a.edition}]"
-        yield f"   {'#':>4}  {'player':<34} {'pts':>4}  {'live':>5} {'chg':>4}"
-        for s in a.standings[:top]:
-            live = str(s.live_rating) if s.live_rating is not None else "-"
-            change = f"{s.rating_change:+d}" if s.rating_change is not None else ""
-            yield (
-                f"   {s.player.rank:>4}  {name(s.player, 34):<34} {s.score_text:>4}  "
-                f"{live:>5} {change:>4}"
-            )
-        if len(a.standings) > top:
-            yield f"   … {len(a.standings) - top} more players"
-    elif isinstance(a, ev.NormAchieved):
-        e = a.evidence
-        when = "SECURED before the last round" if a.secured_early else "achieved"
-        if a.conditions:
-            when = "achieved, not yet secured"
+    """The lines of one alert (contention changes aside: :func:`story` groups them), one
+    function per alert type; a type with none is not told."""
+    return iter(())
+
+
+@_told.register
+def _(a: ev.RoundFinished, top: int) -> Iterator[str]:
+    last = " (last round)" if a.last_round else ""
+    yield ""
+    yield f"== {a.tournament_id}: round {a.round} finished{last} [{a.edition}]"
+    yield f"   {'#':>4}  {'player':<34} {'pts':>4}  {'live':>5} {'chg':>4}"
+    for s in a.standings[:top]:
+        live = str(s.live_rating) if s.live_rating is not None else "-"
+        change = f"{s.rating_change:+d}" if s.rating_change is not None else ""
         yield (
-            f"** round {a.round}: {a.title} norm {when}: {name(a.player)} — "
-            f"{e.score_text}/{e.games}, "
-            f"Ra {e.average_rating}, Rp {e.performance}, counts as {e.games_credited} games"
+            f"   {s.player.rank:>4}  {name(s.player, 34):<34} {s.score_text:>4}  "
+            f"{live:>5} {change:>4}"
         )
-        for c in a.conditions:
-            yield f"   depends on {c.article}: {c.text}"
-    elif isinstance(a, ev.NormRevoked):
-        yield f"!! round {a.round}: {a.title} norm revoked: {name(a.player)} — {a.reason}"
-    elif isinstance(a, ev.TitleRatingReached):
-        yield (
-            f"** round {a.round}: {a.title} rating level {a.level} reached by "
-            f"{name(a.player)}: live rating {a.live_rating} ({a.rating_change:+d})"
-        )
-    elif isinstance(a, ev.IgnorableGames):
-        games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
-        yield (
-            f"   round {a.round}: games left out of the {a.title} norm of {a.player.name}: {games}"
-        )
-    elif isinstance(a, ev.RoundReopenedAlert):
-        yield ""
-        yield f"== {a.tournament_id}: round {a.round} reopened — {a.reason}"
-    elif isinstance(a, ev.StandingsCorrected):
-        yield f"== {a.tournament_id}: standings after round {a.round} corrected — {a.reason}"
-    elif isinstance(a, ev.TitleRatingRevoked | ev.NormProspectRevoked):
-        what = "rating level" if isinstance(a, ev.TitleRatingRevoked) else "norm contention"
-        yield f"!! round {a.round}: {a.title} {what} revoked: {name(a.player)} — {a.reason}"
-    elif isinstance(a, ev.TitleApplicationComplete):
-        app = a.application
-        assert app.complete_on is not None
-        yield (
-            f"** {a.title} application COMPLETE: {name(a.player)} (FIDE id {app.fide_id}) — "
-            f"on {app.complete_on.isoformat()}, {len(app.norms)} norms, "
-            f"{app.games_credited} games, rating {app.rating.rating if app.rating else '-'}"
-        )
-    elif isinstance(a, ev.TitleApplicationProgress):
-        app = a.application
-        was = "no longer complete: " if a.revokes else ""
-        yield (
-            f"   {a.title} application of {name(a.player)} (FIDE id {app.fide_id}): {was}"
-            f"{len(app.norms)} norms, {app.games_credited} games; missing "
-            + "; ".join(app.missing)
-        )
+    if len(a.standings) > top:
+        yield f"   … {len(a.standings) - top} more players"
+
+
+@_told.register
+def _(a: ev.NormAchieved, top: int) -> Iterator[str]:
+    e = a.evidence
+    when = "SECURED before the last round" if a.secured_early else "achieved"
+    if a.conditions:
+        when = "achieved, not yet secured"
+    yield (
+        f"** round {a.round}: {a.title} norm {when}: {name(a.player)} — "
+        f"{e.score_text}/{e.games}, "
+        f"Ra {e.average_rating}, Rp {e.performance}, counts as {e.games_credited} games"
+    )
+    for c in a.conditions:
+        yield f"   depends on {c.article}: {c.text}"
+
+
+@_told.register
+def _(a: ev.NormRevoked, top: int) -> Iterator[str]:
+    yield f"!! round {a.round}: {a.title} norm revoked: {name(a.player)} — {a.reason}"
+
+
+@_told.register
+def _(a: ev.TitleRatingReached, top: int) -> Iterator[str]:
+    yield (
+        f"** round {a.round}: {a.title} rating level {a.level} reached by "
+        f"{name(a.player)}: live rating {a.live_rating} ({a.rating_change:+d})"
+    )
+
+
+@_told.register
+def _(a: ev.IgnorableGames, top: int) -> Iterator[str]:
+    games = ", ".join(f"r{g.round} ({g.article})" for g in a.games)
+    yield f"   round {a.round}: games left out of the {a.title} norm of {a.player.name}: {games}"
+
+
+@_told.register
+def _(a: ev.RoundReopenedAlert, top: int) -> Iterator[str]:
+    yield ""
+    yield f"== {a.tournament_id}: round {a.round} reopened — {a.reason}"
+
+
+@_told.register
+def _(a: ev.StandingsCorrected, top: int) -> Iterator[str]:
+    yield f"== {a.tournament_id}: standings after round {a.round} corrected — {a.reason}"
+
+
+@_told.register
+def _(a: ev.TitleRatingRevoked, top: int) -> Iterator[str]:
+    yield f"!! round {a.round}: {a.title} rating level revoked: {name(a.player)} — {a.reason}"
+
+
+@_told.register
+def _(a: ev.NormProspectRevoked, top: int) -> Iterator[str]:
+    yield f"!! round {a.round}: {a.title} norm contention revoked: {name(a.player)} — {a.reason}"
+
+
+@_told.register
+def _(a: ev.TitleApplicationComplete, top: int) -> Iterator[str]:
+    app = a.application
+    assert app.complete_on is not None
+    yield (
+        f"** {a.title} application COMPLETE: {name(a.player)} (FIDE id {app.fide_id}) — "
+        f"on {app.complete_on.isoformat()}, {len(app.norms)} norms, "
+        f"{app.games_credited} games, rating {app.rating.rating if app.rating else '-'}"
+    )
+
+
+@_told.register
+def _(a: ev.TitleApplicationProgress, top: int) -> Iterator[str]:
+    app = a.application
+    was = "no longer complete: " if a.revokes else ""
+    yield (
+        f"   {a.title} application of {name(a.player)} (FIDE id {app.fide_id}): {was}"
+        f"{len(app.norms)} norms, {app.games_credited} games; missing " + "; ".join(app.missing)
+    )
 
 
 def prospect(

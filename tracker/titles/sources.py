@@ -41,7 +41,7 @@ from tracker.titles.facts import (
 
 EXEMPT = "exempt"
 """What the evidence's ``federations`` requirement needs when an exemption freed the event
-(``tracker/norms/search.py``): its article is the exemption's."""
+(``tracker/norms/federations.py``): its article is the exemption's."""
 
 
 def normal_foreigners(
