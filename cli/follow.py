@@ -13,6 +13,8 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
+from follow.limits import MAX_BYTES, TIMEOUT, Limits
+
 
 def register(sub: Any, editions: list[str], editions_help: str) -> None:
     """Add ``follow`` to ``tracker``'s sub-parsers."""
@@ -41,6 +43,22 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
     p.add_argument("--broker", help="send to the input topic here instead of the embedded core")
     p.add_argument("--interval", type=float, default=2.0, metavar="S", help="seconds between polls")
     p.add_argument("--once", action="store_true", help="poll each source once, then stop")
+    p.add_argument(
+        "--max-bytes",
+        type=_positive_int,
+        default=MAX_BYTES,
+        metavar="N",
+        help=f"the largest snapshot taken, in bytes, on the wire and decompressed (default "
+        f"{MAX_BYTES}: a 4 000-player TRF or a whole broadcast PGN with room); a larger one "
+        "is a failed poll",
+    )
+    p.add_argument(
+        "--request-timeout",
+        type=float,
+        default=TIMEOUT,
+        metavar="S",
+        help=f"seconds one request to a URL may take in all (default {TIMEOUT:g})",
+    )
     p.add_argument("--idle", type=float, metavar="S", help="stop after S seconds without a change")
     p.add_argument(
         "--until-finished",
@@ -91,6 +109,13 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
     p.set_defaults(func=cmd_follow)
 
 
+def _positive_int(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text}: not a positive number")
+    return value
+
+
 def _dates(text: str) -> tuple[date, ...]:
     """``2011-10-14,2011-10-15``: the dates of the rounds, in order."""
     return tuple(date.fromisoformat(part.strip()) for part in text.split(","))
@@ -138,6 +163,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
         assert start_list is not None
         options.event = _event(args, start_list, start_trf, overrides)
 
+    limits = Limits(max_bytes=args.max_bytes, timeout=args.request_timeout)
     sink: Any
     if args.broker:
         try:
@@ -160,8 +186,8 @@ def cmd_follow(args: argparse.Namespace) -> int:
         sink,
         say,
         options,
-        trf=source(args.source) if args.source else None,
-        pgns=[source(p) for p in args.pgn],
+        trf=source(args.source, limits) if args.source else None,
+        pgns=[source(p, limits) for p in args.pgn],
         start_list=start_list,
     )
     try:
@@ -172,7 +198,7 @@ def cmd_follow(args: argparse.Namespace) -> int:
         return 0
     if args.once and follower.failed:
         return 2  # as every Kafka command whose broker cannot be reached
-    return 1 if args.once and follower.held else 0
+    return 1 if args.once and (follower.held or follower.unread) else 0
 
 
 def _start_list(path: str) -> tuple[Any, Any]:

@@ -78,7 +78,10 @@ def register(sub: Any) -> None:
         "jsonl: each alert as JSON, the event contract",
     )
     alerts.add_argument(
-        "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
+        "--timeout",
+        type=float,
+        metavar="S",
+        help="stop after S seconds, deliveries included (default: never)",
     )
     alerts.add_argument(
         "--idle",
@@ -111,15 +114,23 @@ def register(sub: Any) -> None:
     )
     alerts.add_argument(
         "--webhook",
+        action="append",
         metavar="URL",
         help="POST each alert to URL, signed with $TRACKER_WEBHOOK_SECRET (HMAC-SHA256), with "
-        "retries; prints one line per delivery instead of the alerts",
+        "retries for up to $TRACKER_WEBHOOK_RETRY_FOR seconds, then to the webhook "
+        "dead-letter topic; resumes where the last run stopped (a consumer group per URL); "
+        "repeatable, one receiver each; prints one line per delivery instead of the alerts",
     )
     alerts.set_defaults(func=cmd_alerts)
 
     dead = sub.add_parser("dead-letters", help="print the refused input messages")
     dead.add_argument("--broker", help=BROKER_HELP)
     dead.add_argument("--follow", action="store_true", help="keep printing new refused messages")
+    dead.add_argument(
+        "--webhook",
+        action="store_true",
+        help="the alerts tracker alerts --webhook could not deliver instead, with the reason",
+    )
     dead.add_argument(
         "--timeout", type=float, metavar="S", help="stop after S seconds (default: never)"
     )
@@ -288,29 +299,44 @@ def cmd_alerts(args: argparse.Namespace) -> int:
                 print(line, flush=True)
 
     async def post() -> None:
-        from streams.webhook import Deliverer
+        from streams.relay import Receiver, Relay
+        from streams.webhook import Deliverer, Outcome
 
         nonlocal failed
         assert settings.webhook_secret is not None
-        deliverer = Deliverer(
-            args.webhook,
-            settings.webhook_secret.get_secret_value().encode(),
-            attempts=settings.webhook_attempts,
-            backoff=settings.webhook_backoff,
-        )
+        secret = settings.webhook_secret.get_secret_value().encode()
 
-        async def bodies() -> Any:
-            async for alert in chosen():
-                yield alert.alert_id, alert.type, alert.model_dump_json().encode()
-
-        async for outcome in deliverer.run(bodies()):
+        def told(receiver: Receiver, outcome: Outcome, dead_letters: str) -> None:
             verdict = "delivered" if outcome.delivered else "FAILED"
-            print(
-                f"{verdict} {outcome.alert_id} after {outcome.attempts} attempt(s)"
-                f" (HTTP {outcome.status})",
-                flush=True,
+            line = (
+                f"{verdict} {outcome.alert_id} to {receiver.url} after {outcome.attempts} "
+                f"attempt(s) (HTTP {outcome.status})"
             )
-            failed += not outcome.delivered
+            if dead_letters:
+                line += f": {outcome.reason}; dead-lettered to {dead_letters}"
+            print(line, flush=True)
+
+        topics = settings.topics_of(args.audience)
+        relays = []
+        for url in dict.fromkeys(args.webhook):
+            deliverer = Deliverer(
+                url,
+                secret,
+                attempts=settings.webhook_attempts,
+                backoff=settings.webhook_backoff,
+                max_backoff=settings.webhook_max_backoff,
+                retry_for=settings.webhook_retry_for,
+                timeout=settings.webhook_timeout,
+            )
+            receiver = Receiver.of(url, settings)
+            relays.append(Relay(settings, receiver, deliverer, wanted.matches, told, topics))
+        try:
+            async with asyncio.timeout(args.timeout):  # the whole run, deliveries included
+                await asyncio.gather(*(r.run(follow=args.follow, idle=args.idle) for r in relays))
+        except TimeoutError:
+            pass  # what was done is committed; the rest is delivered by the next run
+        finally:
+            failed = sum(r.failed for r in relays)
 
     try:
         asyncio.run(post() if args.webhook else run())
@@ -335,12 +361,13 @@ def cmd_dead_letters(args: argparse.Namespace) -> int:
 
     _quiet_clients()
 
-    from streams.subscriber import dead_letters
+    from streams.subscriber import dead_letters, webhook_dead_letters
 
     settings = _settings(args)
+    read = webhook_dead_letters if args.webhook else dead_letters
 
     async def run() -> None:
-        async for letter in dead_letters(settings, follow=args.follow, timeout=args.timeout):
+        async for letter in read(settings, follow=args.follow, timeout=args.timeout):
             print(letter.model_dump_json(), flush=True)
 
     try:

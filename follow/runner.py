@@ -4,9 +4,9 @@
 off on errors, report.
 
 A TRF snapshot that does not end with a line break is taken only once it is unchanged on the
-next poll (the exporter may still be writing it). A source that fails is polled again after
-twice the delay of the last try (from the interval up to ``max_backoff``), and its recovery is
-reported.
+next poll (the exporter may still be writing it). A source that fails, for whatever reason
+(:class:`~follow.sources.SourceError` says why), is polled again after twice the delay of the
+last try (from the interval up to ``max_backoff``); the failure and the recovery are reported.
 """
 
 from __future__ import annotations
@@ -133,6 +133,11 @@ class Follower:
         finally:
             await self.sink.close()
 
+    @property
+    def unread(self) -> bool:
+        """Whether a source failed on its last poll."""
+        return any(p is not None and p.failures for p in (self.trf, *self.pgns))
+
     def _delay(self) -> float:
         polls = [p for p in (self.trf, *self.pgns) if p is not None]
         return max(0.0, min(p.due for p in polls) - time.monotonic())
@@ -192,8 +197,9 @@ class Follower:
             poll.failures += 1
             wait = min(self.options.interval * 2**poll.failures, self.options.max_backoff)
             poll.due = time.monotonic() + wait
+            again = "" if self.once else f"; trying again in {wait:g} s"
             if poll.failures == 1 or wait >= self.options.max_backoff:
-                self._report(poll.source, Report("info", f"{exc}; trying again in {wait:g} s"))
+                self._report(poll.source, Report("info", f"{exc}{again}"))
             return None
         if poll.failures:
             self._report(

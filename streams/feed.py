@@ -119,16 +119,24 @@ class AlertFeed:
         self.changed = asyncio.Condition()
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.ready = asyncio.Event()
+        """Set once the topics are read to the end they had when following started (and
+        while the feed is filled by hand, without :meth:`start`): until then readers wait,
+        so that a first client is never sent the alerts of tournaments whose last round,
+        further on in the topics, shows they finished long ago."""
+        self.ready.set()
 
     def start(self) -> None:
         """Start following the topics (once; called on the first client)."""
         if self.task is None:
+            self.ready.clear()
             self.task = asyncio.get_running_loop().create_task(self._follow())
 
     async def stop(self) -> None:
         """Stop following, and end every :meth:`read` (the worker is shutting down: its web
         server waits for open streams to end)."""
         self.closed = True
+        self.ready.set()
         async with self.changed:
             self.changed.notify_all()
         if self.task is not None:
@@ -211,7 +219,9 @@ class AlertFeed:
         try:
             while True:
                 try:
-                    records = read_records(self.settings, topics, follow=True)
+                    records = read_records(
+                        self.settings, topics, follow=True, caught_up_once=self._caught_up
+                    )
                     async with contextlib.aclosing(records):
                         async for _, value, stamp in records:
                             await self.add(value, stamp / 1000 if stamp >= 0 else None)
@@ -220,6 +230,10 @@ class AlertFeed:
                 await asyncio.sleep(2.0)
         finally:
             sweeper.cancel()
+
+    def _caught_up(self) -> None:
+        log.info("alert feed: output topics read (%d alerts kept)", len(self.entries))
+        self.ready.set()
 
     async def _sweep(self) -> None:
         while True:
@@ -258,7 +272,8 @@ class AlertFeed:
     ) -> AsyncIterator[Entry | None]:
         """Matching entries with an id above ``after``, then new ones as they come;
         ``None`` after ``heartbeat`` seconds without one (so the caller can send a
-        keep-alive and notice a client that left). Ends when the feed stops.
+        keep-alive and notice a client that left). Ends when the feed stops. Nothing is
+        read before the feed has caught up with the topics (:attr:`ready`).
 
         What is kept when the reader comes (the backlog) is read from several topics, topic
         by topic at a start: it is given in round order
@@ -266,6 +281,11 @@ class AlertFeed:
         (``seq`` 0) but the last, which carries the newest id given so far, so that a reader
         who loses the stream inside the backlog resumes from where it was before it and
         drops the alert ids it has. New entries come as they arrive, each with its id."""
+        while not self.ready.is_set():
+            try:
+                await asyncio.wait_for(self.ready.wait(), heartbeat)
+            except TimeoutError:
+                yield None
         backlog = True
         while not self.closed:
             fresh = []

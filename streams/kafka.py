@@ -10,7 +10,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
 from aiokafka import AIOKafkaConsumer, ConsumerRecord, TopicPartition
@@ -162,11 +162,13 @@ async def prepare(settings: Settings) -> None:
 
 
 def consumer(settings: Settings, **kwargs: object) -> AIOKafkaConsumer:
-    """A consumer outside any group (partitions assigned by hand, nothing committed). Under
-    ``exactly_once`` it reads committed transactions only, so aborted sends stay unseen."""
+    """A consumer with partitions assigned by hand, committing nothing by itself: outside
+    any group, or, given a ``group_id``, with a group that only keeps the offsets it is told
+    to commit (no membership, no rebalancing). Under ``exactly_once`` it reads committed
+    transactions only, so aborted sends stay unseen."""
     committed = settings.processing_guarantee == "exactly_once"
+    kwargs.setdefault("group_id", None)
     return AIOKafkaConsumer(
-        group_id=None,
         isolation_level="read_committed" if committed else "read_uncommitted",
         enable_auto_commit=False,
         auto_offset_reset="earliest",
@@ -210,48 +212,92 @@ async def read_from_start(
     follow: bool = False,
     timeout: float | None = None,
     idle: float | None = None,
+    caught_up_once: Callable[[], None] | None = None,
     **consumer_kwargs: object,
 ) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
     """Every record of the topics from offset 0, tombstones included, with a consumer
-    outside any group (``consumer_kwargs`` go to :func:`consumer`). Without ``follow``,
+    outside any group (``consumer_kwargs`` go to :func:`consumer`); see :func:`read_assigned`
+    for ``follow``, ``timeout``, ``idle`` and ``caught_up_once``."""
+    async with started(consumer(settings, **consumer_kwargs), settings) as reader:
+        records = read_assigned(
+            reader,
+            settings,
+            topics,
+            follow=follow,
+            timeout=timeout,
+            idle=idle,
+            caught_up_once=caught_up_once,
+        )
+        async with contextlib.aclosing(records):
+            async for record in records:
+                yield record
+
+
+async def read_assigned(
+    reader: AIOKafkaConsumer,
+    settings: Settings,
+    topics: Iterable[str],
+    *,
+    follow: bool = False,
+    timeout: float | None = None,
+    idle: float | None = None,
+    start: Callable[[TopicPartition], Awaitable[int]] | None = None,
+    caught_up_once: Callable[[], None] | None = None,
+) -> AsyncGenerator[ConsumerRecord[bytes, bytes], None]:
+    """The records of the topics, read by a started consumer with partitions assigned by
+    hand, each partition from ``start(partition)`` (default: offset 0). Without ``follow``,
     stops once every partition has been read to the highwater its Fetch responses report;
     with ``follow``, keeps going. Partitions of topics that do not exist yet are looked for
     again every second until every topic has the configured count; without ``follow``, no
     partition at all ends the read at once. ``idle`` ends the read once that many seconds
     pass without a record (after the first); past ``timeout`` seconds in all it raises
-    :class:`TimeoutError`."""
+    :class:`TimeoutError`. ``caught_up_once`` is called the first time every partition has
+    been read to its end (or none exists yet)."""
     names = list(topics)
-    async with started(consumer(settings, **consumer_kwargs), settings) as reader:
-        begun = time.monotonic()
-        last_record: float | None = None
-        assigned: list[TopicPartition] = []
-        refreshed = 0.0
-        while True:
-            now = time.monotonic()
-            if timeout is not None and now - begun > timeout:
-                raise TimeoutError(f"{', '.join(names)}: not read to its end within {timeout} s")
-            if idle is not None and last_record is not None and now - last_record > idle:
+    told = caught_up_once is None
+
+    def tell() -> None:
+        nonlocal told
+        if not told and caught_up_once is not None:
+            told = True
+            caught_up_once()
+
+    begun = time.monotonic()
+    last_record: float | None = None
+    assigned: list[TopicPartition] = []
+    refreshed = 0.0
+    while True:
+        now = time.monotonic()
+        if timeout is not None and now - begun > timeout:
+            raise TimeoutError(f"{', '.join(names)}: not read to its end within {timeout} s")
+        if idle is not None and last_record is not None and now - last_record > idle:
+            return
+        if len(assigned) < len(names) * settings.partitions and now - refreshed > 1.0:
+            refreshed = now
+            tps = await partitions_of(reader, names)
+            if len(tps) != len(assigned):
+                positions = {tp: await reader.position(tp) for tp in assigned}
+                for tp in tps:
+                    if tp not in positions:
+                        positions[tp] = await start(tp) if start is not None else 0
+                reader.assign(tps)
+                for tp in tps:
+                    reader.seek(tp, positions[tp])
+                assigned = tps
+        if not assigned:
+            tell()
+            if not follow:
                 return
-            if len(assigned) < len(names) * settings.partitions and now - refreshed > 1.0:
-                refreshed = now
-                tps = await partitions_of(reader, names)
-                if len(tps) != len(assigned):
-                    positions = {tp: await reader.position(tp) for tp in assigned}
-                    reader.assign(tps)
-                    for tp in tps:
-                        reader.seek(tp, positions.get(tp, 0))
-                    assigned = tps
-            if not assigned:
-                if not follow:
-                    return
-                await asyncio.sleep(0.2)
-                continue
-            batches = await reader.getmany(timeout_ms=200, max_records=5000)
-            for records in batches.values():
-                for record in records:
-                    last_record = time.monotonic()
-                    yield record
-            if not follow and not batches and await caught_up(reader, assigned):
+            await asyncio.sleep(0.2)
+            continue
+        batches = await reader.getmany(timeout_ms=200, max_records=5000)
+        for records in batches.values():
+            for record in records:
+                last_record = time.monotonic()
+                yield record
+        if not batches and (not told or not follow) and await caught_up(reader, assigned):
+            tell()
+            if not follow:
                 return
 
 
@@ -304,6 +350,7 @@ __all__ = [
     "partitions_of",
     "prepare",
     "quiet_clients",
+    "read_assigned",
     "read_from_start",
     "read_range",
     "started",

@@ -1,7 +1,7 @@
 """The OpenAPI 3.1 description of the worker's web API, generated from the pydantic models of
 :mod:`tracker.render.views`, :mod:`tracker.render.certificate` and :mod:`tracker.contract`.
 
-:data:`ROUTES` lists every route the worker serves; :func:`streams.web.register` registers
+:data:`ROUTES` lists every route the worker serves; :data:`streams.web.HANDLERS` serves
 exactly these, and a test checks that the server and the document agree.
 """
 

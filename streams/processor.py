@@ -30,6 +30,19 @@ assignment) the partition is rebuilt before the message is handled (:class:`Reco
 Alerts go out again only when the table cannot prove they were acknowledged, and always under
 the same deterministic ``alert_id``: subscribers drop the repeat.
 
+**Corrections do not pile up.** The fact of a correction (:data:`CORRECTIONS`) also
+carries the tournament's whole state after it (:mod:`tracker.engine.state_record`: its
+current facts and the alerts in force). A tournament is rebuilt from its latest such fact
+whose alerts, and those of every fact before it, are acknowledged, and the facts after it
+(:meth:`Processor._replay_from`); once that is so, the facts before it are released
+(:meth:`Processor._release`): batches that hold no other live fact become hollow, as for
+retired tournaments, and a :class:`~streams.records.Released` record says where its state
+lies. A rebuild whose chain does not reach that state (Faust delivering the partition again
+from an offset long handled, the state's fact lost from the buffer) reads the tournament back
+from the input up to the chain's end, as a retired one. So a tournament corrected a thousand
+times is stored, and rebuilt after a restart, as its latest state and the few facts since, not
+as the thousand corrections.
+
 **State does not grow with history.** A tournament that is finished (its last planned round
 announced) and has had no new fact for :attr:`Limits.finished_grace` seconds, or that has had
 none for :attr:`Limits.idle_retire` seconds whatever its state, is *retired*
@@ -44,6 +57,11 @@ unread; an event whose alerts would not fit one record of :attr:`Limits.max_mess
 refused (state untouched); fact batches close at :data:`BATCH_BYTES`; dead letters keep a
 bounded prefix. A message the worker fails on (not bad input: a bug) is retried by the next
 worker at most :attr:`Limits.max_attempts` times, then dead-lettered.
+
+The module is long (about 1 000 lines) because the live path, the recovery, the release of
+corrected history and the retirement all keep one bookkeeping -- the chain of stored facts,
+the batches and the tournaments in each, the sent marks -- that must change together; split
+into modules, each would reach into the others' fields.
 """
 
 from __future__ import annotations
@@ -59,6 +77,7 @@ from streams.records import (
     DeadLetter,
     FactBatch,
     FactSent,
+    Released,
     SentMark,
     StoredFact,
     archive_key,
@@ -70,6 +89,7 @@ from streams.records import (
 from tracker import contract as ev
 from tracker.domain.tournaments import Tournament
 from tracker.engine.state import TournamentState
+from tracker.engine.state_record import record_of, state_of
 from tracker.engine.transition import Rejected, apply
 
 log = logging.getLogger(__name__)
@@ -86,6 +106,16 @@ at most :attr:`Limits.max_input_bytes`, a batch stays far below any record limit
 
 RECORD_OVERHEAD = 512
 """Bytes a record needs besides its key and value (headers, framing), with a margin."""
+
+CORRECTIONS = (
+    ev.ResultCorrected,
+    ev.PairingRemoved,
+    ev.ByeRemoved,
+    ev.RoundReopened,
+    ev.PlayerCorrected,
+    ev.PlayerRemoved,
+)
+"""The events whose fact carries the tournament's state after it (see the module's doc)."""
 
 Alerts = tuple[ev.OutputEvent, ...]
 Write = tuple[str, bytes | None]
@@ -158,7 +188,9 @@ class BatchInfo:
     key_offset: int
     prev: int
     last: int
-    tournaments: set[str]
+    tournaments: dict[str, int]
+    """The live tournaments with facts in the batch, each with the highest sequence number
+    it has there."""
     hollow: bool = False
 
 
@@ -201,6 +233,13 @@ class Processor:
     skip_below: dict[int, int] = dataclasses.field(default_factory=dict)
     """Per partition, offsets the watchdog has handled ahead of Faust's delivery: a delivery
     below is a repeat, skipped rather than rebuilt for."""
+    stated: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the sequence number of its latest fact that carries its state."""
+    stated_at: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the input offset of that fact."""
+    released: dict[str, int] = dataclasses.field(default_factory=dict)
+    """Per tournament, the fact carrying its state before which its stored facts have been
+    released (their batches hollow where no other tournament needs them)."""
 
     # ------------------------------------------------------------------ live
 
@@ -278,6 +317,7 @@ class Processor:
                     f"most {self.limits.max_message_bytes} bytes (TRACKER_MAX_MESSAGE_BYTES)"
                 )
                 return self._refuse(None, reason, parsed.key, None, partition, offset, parsed)
+        state = self._state_text(after) if isinstance(event, CORRECTIONS) else None
         fact = StoredFact(
             partition=partition,
             offset=offset,
@@ -286,13 +326,16 @@ class Processor:
             event=event,
             alerts=len(alerts),
             done=_finished(after),
+            state=state,
+            first=self.first_offset.get(tid, offset) if state is not None else -1,
         )
         self._remember(fact, after, time.time() if now is None else now)
         confirms: tuple[str, ...] = ()
         if alerts:
             confirms = (fact.key(),)
             self.unacked.setdefault(tid, set()).add(fact.seq)
-        batch = self.buffer.add(fact, len(parsed.value), bool(alerts))
+        size = len(parsed.value) + (len(state) if state is not None else 0)
+        batch = self.buffer.add(fact, size, bool(alerts))
         writes = self._stored(batch) if batch is not None else ()
         return Outcome(
             fact, tuple(alerts), payloads, confirms, writes=writes, tournament=after.tournament
@@ -340,6 +383,20 @@ class Processor:
         )
         return Outcome(dead_letter=letter)
 
+    def _state_text(self, state: TournamentState) -> str | None:
+        """The state's record as JSON, if a batch holding it stays within a record
+        (:attr:`Limits.max_message_bytes`: a batch closes once its facts reach
+        :data:`BATCH_BYTES`, so it holds less than that and one state). A 500-player open's
+        state is ~180 kB, a 2 000-player one's ~750 kB; a larger one than fits is left out,
+        and that tournament is rebuilt by replaying its corrections."""
+        text = record_of(state).model_dump_json()
+        room = self.limits.max_message_bytes - BATCH_BYTES - RECORD_OVERHEAD
+        if len(text) > room:
+            tid = state.tournament.id
+            log.info("tournament %s: its state of %d bytes is not stored", tid, len(text))
+            return None
+        return text
+
     def _remember(self, fact: StoredFact, state: TournamentState, now: float) -> None:
         tid = fact.event.tournament_id
         self.states[tid] = state
@@ -351,6 +408,11 @@ class Processor:
         self.seq[tid] = fact.seq + 1
         self.partition_of[tid] = fact.partition
         self.last_fact[fact.partition] = fact.offset
+        if fact.state is not None:
+            self.stated[tid] = fact.seq
+            self.stated_at[tid] = fact.offset
+            if fact.first >= 0:  # the facts before it may be gone from the table
+                self.first_offset[tid] = min(self.first_offset.get(tid, fact.first), fact.first)
         self.first_offset.setdefault(tid, fact.offset)
         self.last_offset[tid] = fact.offset
         self.touched[tid] = now
@@ -359,7 +421,7 @@ class Processor:
     def _stored(self, batch: FactBatch) -> tuple[Write, ...]:
         """Index a batch about to be written; its write."""
         index = self.batches.setdefault(batch.partition, {})
-        tids = {f.event.tournament_id for f in batch.facts}
+        tids = {f.event.tournament_id: f.seq for f in batch.facts}  # the highest: the last
         index[batch.key_offset] = BatchInfo(batch.key_offset, batch.prev, batch.last, tids)
         return ((batch.key(), batch.encode()),)
 
@@ -377,7 +439,7 @@ class Processor:
             tid, _, number = fact.rpartition("/")
             self.unacked.get(tid, set()).discard(int(number))
             touched.add(tid)
-        writes = []
+        writes: list[Write] = []
         for tid in sorted(touched):
             waiting = self.unacked.get(tid)
             if not waiting:
@@ -389,7 +451,28 @@ class Processor:
                 self.sent_upto[tid] = upto
                 mark = SentMark(partition, tid, upto)
                 writes.append((mark.key(), mark.encode()))
+                writes.extend(self._release(partition, tid))
         return tuple(writes)
+
+    def _release(self, partition: int, tid: str) -> list[Write]:
+        """Once the alerts of the tournament's latest fact carrying its state (and of every
+        fact before it) are acknowledged, the facts before it are never replayed again: the
+        batches holding no other live facts become hollow."""
+        stated = self.stated.get(tid)
+        if stated is None or stated > self.sent_upto.get(tid, -1):
+            return []
+        if stated <= self.released.get(tid, -1):
+            return []
+        self.released[tid] = stated
+        for info in self.batches.get(partition, {}).values():
+            highest = info.tournaments.get(tid)
+            if highest is not None and highest < stated:
+                del info.tournaments[tid]
+        # the record first: a changelog cut short after the hollow batches still says where
+        # the tournament's earlier history lies
+        at = self.stated_at[tid]
+        record = Released(partition, tid, self.first_offset[tid], at, stated)
+        return [(record.key(), record.encode()), *self._hollow(partition, set())]
 
     def failed(self, partition: int, offset: int, error: str) -> Write:
         """The worker is about to stop on this message: the record that counts the attempt."""
@@ -411,13 +494,37 @@ class Processor:
         not been read back yet."""
         if tid in self.archived:
             return None
-        state = self.states.get(tid)
-        for fact in self.pending.get(tid, ()):
-            try:
+        try:
+            state, facts = self._replay_from(tid)
+            for fact in facts:
                 state, _ = apply(state, fact.event)
-            except Rejected:
-                return None
+        except (Rejected, Unreplayable):
+            return None
         return state
+
+    def _replay_from(self, tid: str) -> tuple[TournamentState | None, list[StoredFact]]:
+        """The state to replay the tournament's waiting facts on, and the facts to replay:
+        from the latest fact carrying the tournament's state whose alerts, and those of
+        every fact before it, are acknowledged (none of them is sent again); else every
+        waiting fact on the state in memory. Raises :exc:`Unreplayable` when the facts
+        before a state that cannot be read are gone."""
+        facts = self.pending.get(tid, [])
+        unsent = self.unsent.get(tid)
+        first_unsent = min(unsent) if unsent else None
+        for i in range(len(facts) - 1, -1, -1):
+            fact = facts[i]
+            if fact.state is None or (first_unsent is not None and fact.seq >= first_unsent):
+                continue
+            try:
+                record = fact.state_record()
+                assert record is not None
+                return state_of(record), facts[i + 1 :]
+            except (ValueError, Rejected) as exc:  # an edition no longer known, …
+                log.warning("stored state of %s is unreadable: %s", fact.key(), exc)
+        state = self.states.get(tid)
+        if state is None and facts and facts[0].seq != 0:
+            raise Unreplayable(facts[0].partition)  # the facts before a lost state are gone
+        return state, facts
 
     # ------------------------------------------------------------------ recovery
 
@@ -450,15 +557,15 @@ class Processor:
         )
 
     def materialize(self, tid: str) -> Iterator[Outcome]:
-        """Replay the tournament's waiting facts through the core, in steps of
-        :data:`YIELD_EVERY` facts; each step's outcome holds the alerts of replayed facts
-        that have no sent mark (to send again). Raises :exc:`Unreplayable`."""
+        """Replay the tournament's waiting facts through the core (from its latest stored
+        state that can be: see :meth:`_replay_from`), in steps of :data:`YIELD_EVERY` facts;
+        each step's outcome holds the alerts of replayed facts that have no sent mark (to
+        send again). Raises :exc:`Unreplayable`."""
         if tid in self.archived:
             raise RuntimeError(f"tournament {tid!r}: restore its retired history first")
         started = time.monotonic()
-        facts = self.pending.get(tid, [])
+        state, facts = self._replay_from(tid)
         unsent = self.unsent.get(tid, set())
-        state = self.states.get(tid)
         alerts: list[ev.OutputEvent] = []
         confirms: list[str] = []
         for i, fact in enumerate(facts, 1):
@@ -509,9 +616,11 @@ class Processor:
         messages: Iterable[tuple[int, bytes | str | None]],
         now: float | None = None,
     ) -> None:
-        """Rebuild a retired tournament from its input messages (``(offset, value)`` of the
-        messages keyed by its id in ``record.first`` … ``record.end`` - 1), sending nothing:
-        its alerts went out when the messages were first handled."""
+        """Rebuild a retired tournament, or one whose released history a rebuild needs
+        (``record.seq`` -1: its number of facts not known), from its input messages
+        (``(offset, value)`` of the messages keyed by its id in ``record.first`` …
+        ``record.end`` - 1), sending nothing: its alerts went out when the messages were
+        first handled."""
         tid = record.tournament_id
         state: TournamentState | None = None
         count = 0
@@ -530,7 +639,7 @@ class Processor:
                 count += 1
                 last = offset
             state = after
-        if count != record.seq:
+        if record.seq >= 0 and count != record.seq:
             log.warning(
                 "tournament %s: %d facts read back from the input, %d were stored",
                 tid,
@@ -591,6 +700,9 @@ class Processor:
             self.done,
             self.sent_upto,
             self.unacked,
+            self.stated,
+            self.stated_at,
+            self.released,
         ):
             table.pop(tid, None)
 
@@ -639,6 +751,8 @@ class Processor:
             writes.append((record.key(), record.encode()))
         for tid in sorted(gone):
             writes.append((SentMark(partition, tid, -1).key(), None))
+            if tid in self.released:
+                writes.append((Released(partition, tid, 0, 0, 0).key(), None))
             writes.extend((key, None) for key in self.legacy_marks.pop(tid, ()))
             self._drop(tid)
         writes.extend(self._hollow(partition, gone))
@@ -658,7 +772,8 @@ class Processor:
         deletes: list[int] = []
         run: BatchInfo | None = None
         for info in list(index.values()):
-            info.tournaments -= gone
+            for tid in gone:
+                info.tournaments.pop(tid, None)
             if info.tournaments:
                 run = None
                 continue
@@ -702,6 +817,7 @@ class Recovery:
         self.legacy: dict[str, list[str]] = {}
         self.sent_upto: dict[str, int] = {}
         self.attempts: dict[tuple[int, int], Attempt] = {}
+        self.released: dict[str, Released] = {}
         self.broken = False
         self.entries = 0
 
@@ -733,14 +849,16 @@ class Recovery:
                     self.legacy.setdefault(tid, []).append(_text(key))
             elif isinstance(item, Attempt):
                 self.attempts[(item.partition, item.offset)] = item
+            elif isinstance(item, Released):
+                self.released[item.tournament_id] = item
             elif isinstance(item, FactBatch):  # hollow
                 offset = _key_offset(key, item.prev + 1)
                 if item.prev < self.upto - 1:
-                    info = BatchInfo(offset, item.prev, item.last, set(), hollow=True)
+                    info = BatchInfo(offset, item.prev, item.last, {}, hollow=True)
                     self._link(item.prev, dataclasses.replace(item, key_offset=offset), info)
             elif isinstance(item, StoredFact) and item.offset < self.upto:
                 if info is None:
-                    info = BatchInfo(item.offset, item.prev, item.offset, set())
+                    info = BatchInfo(item.offset, item.prev, item.offset, {})
                 info.last = item.offset
                 self._link(item.prev, item, info)
 
@@ -773,16 +891,37 @@ class Recovery:
                 cursor = item.offset
             else:
                 cursor = min(item.last, self.upto - 1)
+        from_input = {t: r for t, r in self.released.items() if r.end > cursor}
+        """Tournaments whose facts were released before a state the chain does not reach (a
+        rebuild below it, the fact lost from the buffer, a changelog cut short): read back
+        from the input up to the chain's end, as retired ones; the re-read goes on from
+        there."""
+        floors: dict[str, int] = {}
+        """Per tournament, its latest fact carrying its state whose alerts are marked sent:
+        the facts before it may have been released (some gone, others in batches that other
+        tournaments keep), and are never replayed; those after it are all stored."""
+        for fact in chain:
+            tid = fact.event.tournament_id
+            if fact.state is not None and fact.seq <= self.sent_upto.get(tid, -1):
+                floors[tid] = fact.seq
         records: dict[str, Archived | None] = {}
         for fact in chain:
             tid = fact.event.tournament_id
-            if tid not in records:
-                records[tid] = archived(lookup, tid, p)
-            record = records[tid]
-            if record is not None and fact.seq < record.seq:
-                continue  # a leftover of a retired tournament
-            expected = proc.seq.get(tid, record.seq if record else 0)
-            if fact.seq != expected:
+            if tid in from_input:
+                continue
+            floor = floors.get(tid)
+            if floor is not None:
+                if fact.seq < floor:
+                    continue  # superseded by a stored state
+                record = None  # the state is the whole tournament: nothing to restore
+            else:
+                if tid not in records:
+                    records[tid] = archived(lookup, tid, p)
+                record = records[tid]
+                if record is not None and fact.seq < record.seq:
+                    continue  # a leftover of a retired tournament
+            start = floor if floor is not None else record.seq if record else 0
+            if fact.seq != proc.seq.get(tid, start):
                 log.warning("partition %d: stored fact %s out of sequence", p, fact.key())
                 return proc.restart(p)
             if record is not None and tid not in proc.pending:
@@ -793,12 +932,19 @@ class Recovery:
             if fact.alerts and not marked:
                 proc.unsent.setdefault(tid, set()).add(fact.seq)
             proc._file(fact, self.now)
-            self.batch_of[fact.offset].tournaments.add(tid)
+            self.batch_of[fact.offset].tournaments[tid] = fact.seq
         for tid in proc.pending:
             if tid in self.sent_upto:
                 proc.sent_upto[tid] = self.sent_upto[tid]
             if tid in self.legacy:
                 proc.legacy_marks[tid] = self.legacy[tid]
+            if tid in self.released:
+                proc.released[tid] = self.released[tid].seq
+        for tid, released in from_input.items():
+            proc.released[tid] = released.seq
+            proc.archived[tid] = Archived(p, tid, released.first, cursor + 1, -1)
+            proc.partition_of[tid] = p
+            proc.first_offset[tid] = released.first
         proc.batches[p] = dict(sorted(index.items()))
         proc.last_fact[p] = cursor
         proc.next_offset[p] = cursor + 1

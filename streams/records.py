@@ -34,6 +34,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter
 
 from streams.settings import Audience
 from tracker import contract as ev
+from tracker.engine.state_record import StateRecord
 
 AUDIENCE_OF: dict[str, Audience] = {
     "norm_achieved": "norms",
@@ -148,6 +149,32 @@ class DeadLetter(BaseModel):
         return self.model_dump_json().encode()
 
 
+class WebhookDeadLetter(BaseModel):
+    """An alert that could not be delivered to a webhook receiver (``tracker alerts
+    --webhook``): refused there, or still failing when its retries ran out."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    receiver: str
+    """The receiver's URL."""
+    alert_id: str
+    type: str
+    tournament_id: str
+    reason: str
+    """The last answer or error, and why it was not tried again."""
+    attempts: int
+    status: int | None
+    """The receiver's last HTTP status (``None``: never reached)."""
+    alert: str
+    """The alert's JSON, as it was posted."""
+    topic: str
+    partition: int
+    offset: int
+
+    def encode(self) -> bytes:
+        return self.model_dump_json().encode()
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -170,6 +197,12 @@ class StoredFact:
     cut short, and re-read the input topic after it. ``alerts`` is how many alerts the event
     produced; once the broker has acknowledged all of them a :class:`SentMark` is stored.
     ``done`` says the tournament was finished after this fact (its last round announced).
+
+    A correction's fact also carries ``state``, the tournament's whole state after it (a
+    :class:`~tracker.engine.state_record.StateRecord`, as JSON), and ``first``, the input
+    offset of the tournament's first fact: a worker rebuilds the tournament from the latest
+    such fact whose alerts are acknowledged, and the facts before it are no longer needed
+    (see :mod:`streams.processor`).
     """
 
     partition: int
@@ -179,6 +212,9 @@ class StoredFact:
     event: ev.InputEvent
     alerts: int = 0
     done: bool = False
+    state: str | dict[str, Any] | None = None
+    """The state record as JSON text (made here) or as the dict a table entry decodes to."""
+    first: int = -1
 
     def key(self) -> str:
         return fact_key(self.event.tournament_id, self.seq)
@@ -188,14 +224,24 @@ class StoredFact:
 
     def json_text(self) -> str:
         """The fact as compact JSON: ``p``, ``o``, ``prev``, ``s``, the event ``e`` (fields left
-        at ``None`` omitted), ``a`` when it has alerts and ``f`` when it finished the
-        tournament. The event is written by pydantic straight to JSON: the same text as
-        ``json.dumps`` of its ``model_dump(mode="json")`` (tested), without building its dict
-        first."""
+        at ``None`` omitted), ``a`` when it has alerts, ``f`` when it finished the tournament,
+        and a correction's ``st`` and ``f0``. The event is written by pydantic straight to
+        JSON: the same text as ``json.dumps`` of its ``model_dump(mode="json")`` (tested),
+        without building its dict first."""
         event = self.event.model_dump_json(exclude_none=True)
         head = f'{{"p":{self.partition},"o":{self.offset},"prev":{self.prev},"s":{self.seq}'
         tail = (f',"a":{self.alerts}' if self.alerts else "") + (',"f":1' if self.done else "")
+        if self.state is not None:
+            state = self.state if isinstance(self.state, str) else _dumps(self.state).decode()
+            tail += f',"st":{state},"f0":{self.first}'
         return f'{head},"e":{event}{tail}}}'
+
+    def state_record(self) -> StateRecord | None:
+        if self.state is None:
+            return None
+        if isinstance(self.state, str):
+            return StateRecord.model_validate_json(self.state)
+        return StateRecord.model_validate(self.state, strict=False)
 
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> StoredFact:
@@ -209,6 +255,8 @@ class StoredFact:
             event=_INPUT_ADAPTER.validate_python(body["e"], strict=False),
             alerts=body.get("a", 0),
             done=bool(body.get("f", 0)),
+            state=body.get("st"),
+            first=body.get("f0", -1),
         )
 
     @classmethod
@@ -303,15 +351,35 @@ class Archived:
         return archive_key(self.tournament_id)
 
     def encode(self) -> bytes:
-        return _dumps(
-            {
-                "p": self.partition,
-                "archived": self.tournament_id,
-                "first": self.first,
-                "end": self.end,
-                "s": self.seq,
-            }
-        )
+        return _span("archived", self)
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Released:
+    """A tournament's stored facts before input offset ``end`` were released: its fact there
+    (sequence number ``seq``) carries its state, and batches holding only earlier facts of it
+    went hollow. A worker whose stored chain of the partition does not reach ``end`` (Faust
+    delivering it again from an offset long handled, the fact lost from the buffer) reads the
+    tournament back from its input messages from ``first`` instead, as a retired one. One key
+    per tournament, overwritten; deleted when the tournament retires."""
+
+    partition: int
+    tournament_id: str
+    first: int
+    end: int
+    seq: int
+
+    def key(self) -> str:
+        return f"{self.partition}@{self.tournament_id}/released"
+
+    def encode(self) -> bytes:
+        return _span("released", self)
+
+
+def _span(kind: str, record: Archived | Released) -> bytes:
+    """The table form of a record naming where a tournament's input lies."""
+    body = {"p": record.partition, kind: record.tournament_id, "first": record.first}
+    return _dumps({**body, "end": record.end, "s": record.seq})
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -333,7 +401,7 @@ class Attempt:
         return _dumps({**body, "error": _cut(self.error, REASON_CHARS)})
 
 
-Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Attempt
+Stored = StoredFact | SentMark | FactSent | FactBatch | Archived | Released | Attempt
 
 
 def decode_stored(raw: bytes | str) -> Stored:
@@ -350,6 +418,8 @@ def decode_stored(raw: bytes | str) -> Stored:
         return FactBatch.hollow(body["p"], -1, body["prev"], body["last"])
     if "archived" in body:
         return Archived(body["p"], body["archived"], body["first"], body["end"], body["s"])
+    if "released" in body:
+        return Released(body["p"], body["released"], body["first"], body["end"], body["s"])
     if "attempt" in body:
         return Attempt(body["p"], body["attempt"], body["n"], body.get("error", ""))
     return StoredFact.from_body(body)
@@ -401,6 +471,10 @@ def schemas() -> dict[str, dict[str, Any]]:
         "dead-letter.schema.json": _titled(
             DeadLetter.model_json_schema(), "Refused input message (dead-letter topic)"
         ),
+        "webhook-dead-letter.schema.json": _titled(
+            WebhookDeadLetter.model_json_schema(),
+            "Alert not delivered to a webhook receiver (webhook dead-letter topic)",
+        ),
     }
 
 
@@ -427,9 +501,11 @@ __all__ = [
     "DeadLetter",
     "FactBatch",
     "FactSent",
+    "Released",
     "SentMark",
     "Stored",
     "StoredFact",
+    "WebhookDeadLetter",
     "alert_topic",
     "archive_key",
     "decode_alert",

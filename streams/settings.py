@@ -16,6 +16,7 @@ set ``TRACKER_SESSION_TIMEOUT=10`` and ``TRACKER_HEARTBEAT_INTERVAL=3`` (see ``d
 from __future__ import annotations
 
 import ssl
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import Field, SecretStr
@@ -25,7 +26,14 @@ Audience = Literal["norms", "titles", "ignorable", "rounds"]
 """Who an output topic is for; see :data:`streams.records.AUDIENCE_OF`."""
 
 TopicRole = Literal[
-    "input", "norms", "titles", "ignorable", "rounds", "dead_letters", "title_facts"
+    "input",
+    "norms",
+    "titles",
+    "ignorable",
+    "rounds",
+    "dead_letters",
+    "title_facts",
+    "webhook_dead_letters",
 ]
 
 
@@ -140,13 +148,31 @@ class Settings(BaseSettings):
     fact (then it is retired: a late event reads it back from the input topic); its alerts
     stay in the topics."""
 
+    certificate_renders: int = Field(default=1, ge=1)
+    """Certificate PDFs the web server renders at the same time, each in a thread of its own
+    beside the event loop (each ~0.2 s of CPU): more answers a crowd sooner, and takes more
+    of the CPU the alerts need (the threads share the interpreter with the loop)."""
+
     webhook_secret: SecretStr | None = None
     """Shared secret of the webhook signature (``X-Tracker-Signature: v1=<HMAC>`` of the
     timestamp, the alert id and the body; see :mod:`streams.webhook`)."""
-    webhook_attempts: int = Field(default=6, ge=1)
-    """Deliveries tried per alert before giving up on it."""
+    webhook_attempts: int | None = Field(default=None, ge=1)
+    """Deliveries tried per alert at most; by default as many as ``webhook_retry_for`` allows."""
     webhook_backoff: float = Field(default=0.5, gt=0)
-    """Seconds before the first retry; doubled after each failure (capped at 30 s)."""
+    """Seconds before the first retry; doubled after each failure (at most
+    ``webhook_max_backoff``)."""
+    webhook_max_backoff: float = Field(default=300.0, gt=0)
+    """The longest wait between two attempts, in seconds."""
+    webhook_retry_for: float = Field(default=86_400.0, gt=0)
+    """Seconds an alert is retried for after its first attempt (a day: a receiver may be down
+    for hours); then it is dead-lettered (``webhook_dead_letter_topic``) with the reason."""
+    webhook_timeout: float = Field(default=10.0, gt=0)
+    """Seconds one attempt may take (a slower answer counts as a failure and is retried)."""
+    webhook_concurrency: int = Field(default=8, ge=1)
+    """Tournaments whose alerts go to one receiver at the same time (each tournament's in
+    order)."""
+    webhook_dead_letter_topic: str = "webhook-dead-letters"
+    """Alerts that could not be delivered to a receiver, with the reason."""
 
     # ------------------------------------------------------------------ derived
 
@@ -159,6 +185,7 @@ class Settings(BaseSettings):
             "rounds": self.round_topic,
             "dead_letters": self.dead_letter_topic,
             "title_facts": self.title_facts_topic,
+            "webhook_dead_letters": self.webhook_dead_letter_topic,
         }[role]
         return f"{self.topic_prefix}{name}"
 
@@ -170,6 +197,11 @@ class Settings(BaseSettings):
             "ignorable": self.topic("ignorable"),
             "rounds": self.topic("rounds"),
         }
+
+    def topics_of(self, audiences: Iterable[Audience] | None) -> list[str]:
+        """The output topics of these audiences (``None``: all)."""
+        wanted = set(audiences or self.output_topics)
+        return [name for audience, name in self.output_topics.items() if audience in wanted]
 
     @property
     def bootstrap_servers(self) -> list[str]:

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncGenerator, AsyncIterator, Iterable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable
 from typing import TypeVar
 
 from streams.kafka import read_from_start
-from streams.records import DeadLetter, decode_alert
+from streams.records import DeadLetter, WebhookDeadLetter, decode_alert
 from streams.settings import Audience, Settings
 from tracker import contract as ev
 
@@ -41,10 +41,19 @@ async def read_records(
     follow: bool = False,
     timeout: float | None = None,
     idle: float | None = None,
+    caught_up_once: Callable[[], None] | None = None,
 ) -> AsyncGenerator[tuple[str, bytes, int], None]:
     """As :func:`read_topics`, with each message's timestamp (milliseconds since the epoch,
-    as the producer set it; ``-1`` when the broker gives none)."""
-    records = read_from_start(settings, topics, follow=follow, timeout=timeout, idle=idle)
+    as the producer set it; ``-1`` when the broker gives none); ``caught_up_once`` is called
+    once the topics are read to the end they had (:func:`streams.kafka.read_assigned`)."""
+    records = read_from_start(
+        settings,
+        topics,
+        follow=follow,
+        timeout=timeout,
+        idle=idle,
+        caught_up_once=caught_up_once,
+    )
     async with contextlib.aclosing(records):
         try:
             async for record in records:
@@ -64,8 +73,7 @@ async def alerts(
     idle: float | None = None,
 ) -> AsyncIterator[ev.OutputEvent]:
     """Alerts of the chosen audiences (default: all), each alert id once."""
-    wanted = set(audiences or settings.output_topics)
-    topics = [name for audience, name in settings.output_topics.items() if audience in wanted]
+    topics = settings.topics_of(audiences)
     seen: set[str] = set()
     async for _, value in read_topics(settings, topics, follow=follow, timeout=timeout, idle=idle):
         alert = decode_alert(value)
@@ -110,4 +118,20 @@ async def dead_letters(
         yield DeadLetter.model_validate_json(value)
 
 
-__all__ = ["alerts", "bursts", "dead_letters", "read_records", "read_topics"]
+async def webhook_dead_letters(
+    settings: Settings, *, follow: bool = False, timeout: float | None = None
+) -> AsyncIterator[WebhookDeadLetter]:
+    """The alerts ``tracker alerts --webhook`` could not deliver, with the reason."""
+    topic = settings.topic("webhook_dead_letters")
+    async for _, value in read_topics(settings, [topic], follow=follow, timeout=timeout):
+        yield WebhookDeadLetter.model_validate_json(value)
+
+
+__all__ = [
+    "alerts",
+    "bursts",
+    "dead_letters",
+    "read_records",
+    "read_topics",
+    "webhook_dead_letters",
+]

@@ -11,12 +11,14 @@ Each alert is POSTed once as its JSON (the bytes of ``tracker alerts --format js
   old request played again. :func:`verify` is the check a receiver makes (the README shows it
   as a snippet to copy).
 
-A delivery succeeds on any 2xx answer. Connection errors, timeouts, 408, 429 and 5xx are
+A delivery succeeds on any 2xx answer. Connection errors, timeouts, 408, 425, 429 and 5xx are
 retried after a back-off that doubles (``TRACKER_WEBHOOK_BACKOFF`` seconds first, at most
-30 s) up to ``TRACKER_WEBHOOK_ATTEMPTS`` tries, each attempt signed anew; any other answer is
-final. Redirects are never followed: a 3xx answer is final, so the signed alert never goes to
-an address other than the one configured. An alert id that was delivered is never posted
-again by the same deliverer.
+``TRACKER_WEBHOOK_MAX_BACKOFF``) for up to ``TRACKER_WEBHOOK_RETRY_FOR`` seconds (a day), each
+attempt signed anew; any other answer is final. Redirects are never followed: a 3xx answer is
+final, so the signed alert never goes to an address other than the one configured. An alert
+id that was delivered is never posted again by the same deliverer. What happens around one
+delivery (which alerts, in what order, what a restart resumes from, the dead letter of an
+alert that could not be delivered) is :mod:`streams.relay`'s.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ import hashlib
 import hmac
 import logging
 import time
-from collections.abc import AsyncIterable, AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 
 import aiohttp
 
@@ -78,14 +80,24 @@ class Outcome:
     attempts: int
     status: int | None
     """The last HTTP status (``None`` if the receiver was never reached)."""
+    reason: str = ""
+    """Why it was not delivered (the last answer or error, and why no more attempts)."""
 
 
 @dataclasses.dataclass
 class Deliverer:
+    """Posts alerts to one receiver. An alert is tried until a 2xx or a final answer, or,
+    on answers worth another try (:data:`RETRIED`, connection errors, timeouts), until
+    ``retry_for`` seconds have passed since its first attempt (or ``attempts`` attempts, when
+    given), waiting ``backoff`` seconds before the first retry, twice as long before each next
+    one, at most ``max_backoff``: with the defaults a receiver may be down for a day."""
+
     url: str
     secret: bytes
-    attempts: int = 6
+    attempts: int | None = None
     backoff: float = 0.5
+    max_backoff: float = 300.0
+    retry_for: float = 86_400.0
     timeout: float = 10.0
     delivered: set[str] = dataclasses.field(default_factory=set)
     sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
@@ -99,8 +111,13 @@ class Deliverer:
             return Outcome(alert_id, True, 0, None)
         status: int | None = None
         wait = self.backoff
-        for attempt in range(1, self.attempts + 1):
-            stamp = int(self.clock())
+        first: float | None = None
+        attempt = 0
+        while True:
+            attempt += 1
+            now = self.clock()
+            first = now if first is None else first
+            stamp = int(now)
             headers = {
                 "Content-Type": "application/json",
                 "X-Tracker-Timestamp": str(stamp),
@@ -122,33 +139,30 @@ class Deliverer:
                     self.delivered.add(alert_id)
                     return Outcome(alert_id, True, attempt, status)
                 if 300 <= status < 400:
-                    log.warning(
-                        "webhook %s answered alert %s with a redirect (HTTP %d to %s), which is "
-                        "not followed: configure the final address",
-                        self.url,
-                        alert_id,
-                        status,
-                        answer.headers.get("Location", "?")[:200],
+                    where = answer.headers.get("Location", "?")[:200]
+                    reason = (
+                        f"HTTP {status}: a redirect to {where}, which is not followed "
+                        "(configure the final address)"
                     )
-                    return Outcome(alert_id, False, attempt, status)
+                    log.warning("webhook %s, alert %s: %s", self.url, alert_id, reason)
+                    return Outcome(alert_id, False, attempt, status, reason)
                 if status not in RETRIED:
-                    log.warning("webhook %s refused alert %s: HTTP %d", self.url, alert_id, status)
-                    return Outcome(alert_id, False, attempt, status)
+                    reason = f"HTTP {status}: refused (not retried)"
+                    log.warning("webhook %s, alert %s: %s", self.url, alert_id, reason)
+                    return Outcome(alert_id, False, attempt, status, reason)
+                last = f"HTTP {status}"
             except (aiohttp.ClientError, TimeoutError) as exc:
-                log.info("webhook %s, alert %s, attempt %d: %s", self.url, alert_id, attempt, exc)
-            if attempt < self.attempts:
-                await self.sleep(wait)
-                wait = min(wait * 2, 30.0)
-        log.warning(
-            "webhook %s: gave up on alert %s after %d attempts", self.url, alert_id, self.attempts
-        )
-        return Outcome(alert_id, False, self.attempts, status)
-
-    async def run(self, alerts: AsyncIterable[tuple[str, str, bytes]]) -> AsyncIterator[Outcome]:
-        """Deliver ``(alert id, type, JSON body)`` items in order, one at a time."""
-        async with aiohttp.ClientSession() as session:
-            async for alert_id, kind, body in alerts:
-                yield await self.deliver(session, alert_id, kind, body)
+                last = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+                log.info("webhook %s, alert %s, attempt %d: %s", self.url, alert_id, attempt, last)
+            spent = now - first  # at this attempt's start
+            if (self.attempts is not None and attempt >= self.attempts) or (
+                spent + wait > self.retry_for
+            ):
+                reason = f"{last}; gave up after {attempt} attempts in {spent:.0f} s"
+                log.warning("webhook %s, alert %s: %s", self.url, alert_id, reason)
+                return Outcome(alert_id, False, attempt, status, reason)
+            await self.sleep(wait)
+            wait = min(wait * 2, self.max_backoff)
 
 
 __all__ = ["TOLERANCE", "Deliverer", "Outcome", "signature", "verify"]

@@ -16,6 +16,7 @@ from streams import web
 from streams.faust import agents, titles, watch
 from streams.faust.agents import Channels, Tracker
 from streams.faust.titles import TitlesAgent
+from streams.feed import AlertFeed
 from streams.processor import Processor
 from streams.settings import Audience, Settings
 
@@ -38,8 +39,8 @@ class Wiring:
     """The agent's state and steps (for tests and the benchmark)."""
     titles: TitlesAgent | None = None
     """The titles agent's state and steps."""
-    feed: Any = None
-    """The web server's alert feed (:class:`streams.feed.AlertFeed`), when the web is on."""
+    feed: AlertFeed | None = None
+    """The web server's alert feed, when the web is on."""
 
     @property
     def processor(self) -> Processor | None:
@@ -73,6 +74,7 @@ def make_app(settings: Settings) -> faust.App:
         table_standby_replicas=settings.standby_replicas,
         recovery_consistency_check=settings.recovery_consistency_check,
         **settings.faust_web(),
+        web_application_options={"handler_args": web.HANDLER_ARGS},
         consumer_auto_offset_reset="earliest",
         autodiscover=False,
     )
@@ -124,8 +126,25 @@ def build(settings: Settings | None = None) -> Wiring:
     )
     watch.attach(app, wiring.tracker)
     if settings.web_port is not None:
-        wiring.feed = web.register(app, settings, wiring.input, wiring.tracker.processor)
+        wiring.feed = mount_web(wiring).backend.feed
     return wiring
+
+
+def mount_web(wiring: Wiring) -> web.Views:
+    """The web views (:mod:`streams.web`) in Faust's web server, answering from the agent's
+    processor; a request for a tournament of another worker's partition goes there (Faust's
+    partition assignment knows which, by the input topic's key)."""
+    app, tracker = wiring.app, wiring.tracker
+    assert tracker is not None
+
+    def owner(tid: str) -> Any:
+        url = app.router.external_topic_key_store(wiring.input, tid.encode())
+        here = app.conf.canonical_url
+        return None if (url.host, url.port) == (here.host, here.port) else url
+
+    backend = web.Backend(tracker.processor, AlertFeed(wiring.settings), wiring.settings, owner)
+    server: Any = app.web  # Faust's aiohttp driver (its base type does not name web_app)
+    return web.mount(server.web_app, backend)
 
 
 def _cap_fetch_wait(ms: int) -> None:

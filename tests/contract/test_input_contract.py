@@ -202,6 +202,49 @@ def test_texts_have_no_control_characters(event: dict[str, Any], field: str, _: 
     assert_refused({**event, field: "del\x7f"}, field, "control character U+007F")
 
 
+@pytest.mark.parametrize(("event", "field", "_"), LONG_TEXTS)
+def test_texts_have_no_bidirectional_controls(event: dict[str, Any], field: str, _: int) -> None:
+    """U+202E and the other embeddings, overrides and isolates reorder a name where it is
+    shown; the marks U+200E and U+200F do not, and stay."""
+    for control in sorted(ev.BIDI_CONTROLS):
+        why = f"bidirectional control character U+{ord(control):04X} at position 5"
+        assert_refused({**event, field: f"Carl{control}nesl"}, field, why)
+    assert getattr(accepted({**event, field: "\u05d3\u200f 2"}), field) == "\u05d3\u200f 2"
+
+
+def test_a_key_given_twice_is_refused() -> None:
+    text = json.dumps(RESULT)[:-1] + ', "result": "0-1"}'
+    for raw in (text, text.encode()):
+        with pytest.raises(ev.InvalidEvent, match=r"^result: given twice"):
+            ev.parse_input(raw)
+    nested = json.dumps({**TOURNAMENT, "kinds": []})[:-1] + ', "name": "a", "name": "b"}'
+    with pytest.raises(ev.InvalidEvent, match=r"^name: given twice"):
+        ev.parse_input(nested)
+    with pytest.raises(ev.InvalidEvent, match=r"^malformed JSON"):
+        ev.parse_input('{"type": "round_closed", ')
+
+
+@pytest.mark.parametrize(
+    ("event", "field", "why"),
+    [
+        ({**TOURNAMENT, "end_date": "2024-02-29"}, "end_date", "before the start date 2024-03-01"),
+        ({**TOURNAMENT, "start_date": "9999-12-31"}, "start_date", "less than or equal to 2099"),
+        ({**TOURNAMENT, "start_date": "1949-12-31"}, "start_date", "greater than or equal"),
+        ({**TOURNAMENT, "round_dates": ["2024-03-01", "9999-12-31"]}, "round_dates.1", "2099"),
+        ({**PLAYER, "birth_date": "1066-10-14"}, "birth_date", "greater than or equal to 1880"),
+        ({**PLAYER, "birth_date": "9999-12-31"}, "birth_date", "less than or equal to 2099"),
+    ],
+)
+def test_absurd_dates_are_refused(event: dict[str, Any], field: str, why: str) -> None:
+    assert_refused(event, field, why)
+
+
+def test_an_event_of_one_day_is_fine() -> None:
+    one_day = accepted({**TOURNAMENT, "end_date": TOURNAMENT["start_date"]})
+    assert isinstance(one_day, ev.TournamentRegistered)
+    assert one_day.end_date == one_day.start_date
+
+
 def test_long_values_are_not_echoed_in_errors() -> None:
     for error in refused({**PLAYER, "federation": "X" * 100_000}):
         assert len(error) < 300, error
@@ -278,6 +321,7 @@ def test_the_json_schema_states_the_limits() -> None:
     pattern = prop("PlayerRegistered", "name")["pattern"]
     assert re.fullmatch(pattern, "Ça va, Ölçer")
     assert not re.fullmatch(pattern, "a\u0000")
+    assert not re.fullmatch(pattern, "a\u202eb")
     assert set(prop("PlayerCorrected", "federation")["enum"]) == CODES
     # every text and number of every input event has a bound
     models = [m for m in schema if "type" in schema[m].get("properties", {})]

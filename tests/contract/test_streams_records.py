@@ -14,11 +14,13 @@ from streams.records import (
     AUDIENCE_OF,
     DeadLetter,
     FactBatch,
+    Released,
     StoredFact,
     decode_alert,
     decode_stored,
     encode_alert,
     encode_input,
+    key_partition,
     schemas,
     write_schemas,
 )
@@ -83,8 +85,16 @@ def test_stored_facts_are_the_compact_json_of_their_body() -> None:
     assert decode_stored(batch.encode()) == batch
 
 
+def test_a_release_record_reads_back_and_names_its_partition() -> None:
+    record = Released(partition=4, tournament_id="open/2026", first=12, end=907, seq=311)
+    assert decode_stored(record.encode()) == record
+    assert key_partition(record.key()) == 4
+
+
 # any text the contract accepts (no control characters: tracker.contract._printable)
-_TEXT = st.characters(codec="utf-8", exclude_characters=[*map(chr, range(32)), "\x7f"])
+_TEXT = st.characters(
+    codec="utf-8", exclude_characters=[*map(chr, range(32)), "\x7f", *ev.BIDI_CONTROLS]
+)
 
 
 @given(

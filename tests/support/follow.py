@@ -1,10 +1,13 @@
 """Helpers for following tests: live snapshots cut from a finished TRF, a broadcast PGN
-written from one, and a local HTTP server that serves whatever the test puts there."""
+written from one, and a local HTTP server that serves whatever the test puts there, and can
+misbehave as a hostile or broken server would."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import email.utils
+import gzip
 import hashlib
 import io
 import threading
@@ -178,36 +181,88 @@ class _Doc:
     modified: float
 
 
+TRICKS = (
+    "cut",
+    "cut-chunked",
+    "bad-gzip",
+    "cut-gzip",
+    "bomb",
+    "huge",
+    "endless",
+    "trickle",
+    "not-http",
+    "long-header",
+    "many-headers",
+    "reset",
+)
+"""How :class:`SnapshotServer` can misbehave on a request (:meth:`SnapshotServer.misbehave`):
+a body cut short (with a ``Content-Length``, or chunked), a corrupt or cut gzip body, a gzip
+bomb (8 MB of zeros in 8 kB), a ``Content-Length`` of 1 GB, a body that never ends, a body
+trickling a byte every 0.2 s, a status line that is not HTTP, a 70 kB header line, 150
+headers, a connection closed without an answer."""
+
+_BOMB: list[bytes] = []
+
+
+def bomb() -> bytes:
+    """8 MB of zeros, gzipped (made once)."""
+    if not _BOMB:
+        _BOMB.append(gzip.compress(bytes(8 * 1024 * 1024), compresslevel=9))
+    return _BOMB[0]
+
+
 class SnapshotServer:
     """Serves documents the test sets, with ETag and Last-Modified, answering conditional
-    requests with 304; can be told to fail the next requests of a path."""
+    requests with 304; can be told to fail the next requests of a path, or to misbehave on
+    them (:data:`TRICKS`). With ``etag=False`` it gives no ETag and answers
+    ``If-Modified-Since`` by the document's time in whole seconds, as a static file server
+    (Python's ``http.server``, nginx) does."""
 
-    def __init__(self) -> None:
+    def __init__(self, etag: bool = True) -> None:
         self.docs: dict[str, _Doc] = {}
         self.failures: dict[str, int] = {}
+        self.tricks: dict[str, list[str]] = {}
         self.log: list[tuple[str, int]] = []
+        self.asked: list[dict[str, str]] = []
+        """The headers of every request."""
         self.lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
             def do_GET(self) -> None:
                 with server.lock:
+                    server.asked.append(dict(self.headers))
                     doc = server.docs.get(self.path)
                     failing = server.failures.get(self.path, 0)
                     if failing:
                         server.failures[self.path] = failing - 1
+                    queued = server.tricks.get(self.path)
+                    trick = queued.pop(0) if queued else None
+                if trick is not None:
+                    with server.lock:
+                        server.log.append((self.path, -1))
+                    self.close_connection = True
+                    with contextlib.suppress(OSError):
+                        self._misbehave(trick, doc.data if doc else b"x" * 1000)
+                    return
                 if failing:
                     self._answer(503)
                     return
                 if doc is None:
                     self._answer(404)
                     return
-                etag = '"' + hashlib.sha1(doc.data).hexdigest()[:16] + '"'
+                tag = '"' + hashlib.sha1(doc.data).hexdigest()[:16] + '"' if etag else ""
                 modified = email.utils.formatdate(doc.modified, usegmt=True)
-                if self.headers.get("If-None-Match") == etag:
-                    self._answer(304, etag=etag, modified=modified)
+                if tag and self.headers.get("If-None-Match") == tag:
+                    self._answer(304, etag=tag, modified=modified)
                     return
-                self._answer(200, doc.data, etag, modified)
+                since = self.headers.get("If-Modified-Since")
+                if not etag and since is not None:
+                    asked = email.utils.parsedate_to_datetime(since).timestamp()
+                    if int(doc.modified) <= asked:
+                        self._answer(304, modified=modified)
+                        return
+                self._answer(200, doc.data, tag, modified)
 
             def _answer(
                 self, status: int, body: bytes = b"", etag: str = "", modified: str = ""
@@ -217,30 +272,82 @@ class SnapshotServer:
                 self.send_response(status)
                 if etag:
                     self.send_header("ETag", etag)
+                if modified:
                     self.send_header("Last-Modified", modified)
                 self.send_header("Content-Length", str(len(body)))
                 self.end_headers()
                 self.wfile.write(body)
 
+            def _misbehave(self, trick: str, data: bytes) -> None:
+                out = self.wfile
+                if trick == "not-http":
+                    out.write(b"SSH-2.0-OpenSSH_9.2\r\n")
+                    return
+                if trick == "reset":
+                    return
+                head = b"HTTP/1.1 200 OK\r\n"
+                if trick == "long-header":
+                    out.write(head + b"X-Long: " + b"a" * 70_000 + b"\r\n\r\n" + data)
+                    return
+                if trick == "many-headers":
+                    lines = b"".join(b"X-%d: 1\r\n" % i for i in range(150))
+                    out.write(head + lines + b"Content-Length: 1\r\n\r\nx")
+                    return
+                if trick == "cut":
+                    out.write(head + b"Content-Length: %d\r\n\r\n" % len(data))
+                    out.write(data[: len(data) // 2])
+                elif trick == "cut-chunked":
+                    out.write(head + b"Transfer-Encoding: chunked\r\n\r\n")
+                    out.write(b"%x\r\n%s\r\n" % (len(data), data) + b"400\r\nabc")
+                elif trick in ("bad-gzip", "cut-gzip", "bomb"):
+                    body = {
+                        "bad-gzip": b"\x1f\x8b\x08\x00" + b"not gzip at all" * 10,
+                        "cut-gzip": gzip.compress(data)[: len(gzip.compress(data)) // 2],
+                        "bomb": bomb() if trick == "bomb" else b"",
+                    }[trick]
+                    out.write(head + b"Content-Encoding: gzip\r\n")
+                    out.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+                elif trick == "huge":
+                    out.write(head + b"Content-Length: 1000000000\r\n\r\n" + data)
+                elif trick == "endless":
+                    out.write(head + b"\r\n")  # no length: the body ends with the connection
+                    for _ in range(10_000):  # 640 MB at most, if nobody hangs up
+                        out.write(data[:64] * 1024)
+                elif trick == "trickle":
+                    out.write(head + b"Content-Length: %d\r\n\r\n" % len(data))
+                    for byte in data[:150]:  # 30 s at most, if nobody hangs up
+                        out.write(bytes([byte]))
+                        out.flush()
+                        time.sleep(0.2)
+                else:
+                    raise ValueError(trick)
+
             def log_message(self, *args: object) -> None:
                 return None
 
         self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
         self.thread = threading.Thread(target=self.httpd.serve_forever, daemon=True)
 
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"
 
-    def set(self, path: str, data: str | bytes) -> None:
+    def set(self, path: str, data: str | bytes, modified: float | None = None) -> None:
         raw = data.encode() if isinstance(data, str) else data
         with self.lock:
-            self.docs[path] = _Doc(raw, time.time())
+            self.docs[path] = _Doc(raw, time.time() if modified is None else modified)
 
     def fail(self, path: str, times: int) -> None:
         with self.lock:
             self.failures[path] = times
 
+    def misbehave(self, path: str, *tricks: str) -> None:
+        """Answer the next requests of ``path`` with these tricks, one each."""
+        with self.lock:
+            self.tricks.setdefault(path, []).extend(tricks)
+
     def statuses(self, path: str) -> list[int]:
+        """The status of each answer to ``path`` (-1: a trick)."""
         with self.lock:
             return [s for p, s in self.log if p == path]
 
@@ -249,8 +356,8 @@ class SnapshotServer:
 
 
 @contextmanager
-def serving() -> Iterator[SnapshotServer]:
-    server = SnapshotServer()
+def serving(etag: bool = True) -> Iterator[SnapshotServer]:
+    server = SnapshotServer(etag)
     server.thread.start()
     try:
         yield server

@@ -204,6 +204,44 @@ async def test_history_read_at_start_keeps_no_finished_tournament() -> None:
     assert set(f.latest) == {"live"}
 
 
+async def test_the_first_client_after_a_start_waits_for_the_history_to_be_read(
+    monkeypatch: Any,
+) -> None:
+    """The first client starts the feed. Before the feed has read the topics to the end they
+    had, it knows of a finished tournament only the alerts before its last round: the client
+    must not get those; it gets what is kept once the history is read (issue 22, point 7)."""
+    import streams.feed
+
+    day = 86_400
+    history = [
+        (alert("old-1", "old"), NOW - day),
+        (alert("live-1", "live"), NOW - 60),
+        (last_round("old-2", "old"), NOW - day),
+    ]
+    released = asyncio.Event()
+
+    async def topics(*args: Any, caught_up_once: Callable[[], None], **kwargs: Any) -> Any:
+        for value, stamp in history[:2]:
+            yield "t", value, int(stamp * 1000)
+        await released.wait()  # the rest of the history is slow to come
+        yield "t", history[2][0], int(history[2][1] * 1000)
+        caught_up_once()
+        await asyncio.sleep(3600)
+
+    monkeypatch.setattr(streams.feed, "read_records", topics)
+    f = feed(finished_grace=3600)
+    f.start()
+    try:
+        early = await first(f, 0)  # keep-alives while the history is read
+        assert early == []
+        assert list(f.entries) == ["old-1", "live-1"]  # taken, not served yet
+        released.set()
+        await asyncio.wait_for(f.ready.wait(), 5)
+        assert ids(await first(f, 0)) == ["live-1"]
+    finally:
+        await f.stop()
+
+
 async def test_the_backlog_comes_in_round_order_with_the_newest_id_last() -> None:
     """Issue 20: a worker reads its backlog topic by topic (here the norms of rounds 1 and 2,
     then the rounds' summaries): a reader gets it round by round, each summary before its

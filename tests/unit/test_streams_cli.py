@@ -49,7 +49,7 @@ def test_the_core_knows_the_commands_the_streams_extra_adds() -> None:
 def test_schema_command_writes_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["schema", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out.split()
-    assert len(printed) == 3
+    assert len(printed) == 4  # input, alert, dead letter, webhook dead letter
     for name in printed:
         assert json.loads(Path(name).read_text())["$schema"]
 

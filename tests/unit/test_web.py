@@ -1,6 +1,6 @@
-"""The worker's web views without a broker: the views registered on the Faust app, served by
-aiohttp's test server from a processor fed the seed's messages; the OpenAPI document; the
-alert feed behind the SSE stream."""
+"""The worker's web views without a broker or Faust: :func:`streams.web.application` served by
+aiohttp's test server from a processor fed the seed's messages (and, once, mounted in Faust's
+web server by the wiring); the OpenAPI document; the alert feed behind the SSE stream."""
 
 from __future__ import annotations
 
@@ -9,41 +9,40 @@ import json
 from typing import Any
 
 import pytest
+from aiohttp import web as aioweb
 from aiohttp.test_utils import TestClient, TestServer
 
-from streams.faust.wiring import Wiring, build
+from streams.faust.wiring import build
 from streams.feed import AlertFeed
 from streams.openapi import ROUTES, document
 from streams.publish import load
 from streams.records import encode_input
 from streams.settings import Settings
-from tests.support.web import SEED, TID
+from streams.web import HANDLER_ARGS, HANDLERS
+from tests.support.web import SEED, TID, Served, served
 from tracker.contract.alert_filter import AlertFilter
 from tracker.host.replay import read_events, replay
 
 
 @pytest.fixture
-def wiring() -> Wiring:
-    w = build(Settings(broker="kafka://127.0.0.1:9", app_id="web-unit", web_port=6999))
-    assert w.processor is not None
-    for offset, event in enumerate(load(SEED)):
-        w.processor.handle(event.tournament_id.encode(), encode_input(event), 0, offset)
-    return w
+def wiring() -> Served:
+    return served(load(SEED))
 
 
-def served_paths(w: Wiring) -> set[str]:
+def served_paths(app: aioweb.Application) -> set[str]:
     paths = set()
-    for resource in w.app.web.web_app.router.resources():
+    for resource in app.router.resources():
         info = resource.get_info()
         paths.add(info.get("path") or info.get("formatter"))
     return paths
 
 
-def test_every_route_is_described_and_served(wiring: Wiring) -> None:
+def test_every_route_is_described_and_served(wiring: Served) -> None:
     doc = document()
     described = set(doc["paths"])
     assert described == {r.path for r in ROUTES}
-    ours = {p for p in served_paths(wiring) if p.startswith(("/api", "/live", "/openapi"))}
+    assert set(HANDLERS) == described
+    ours = {p for p in served_paths(wiring.web_app) if p.startswith(("/api", "/live", "/openapi"))}
     assert ours == described
     schemas = doc["components"]["schemas"]
     for path, item in doc["paths"].items():
@@ -59,13 +58,22 @@ def test_every_route_is_described_and_served(wiring: Wiring) -> None:
         assert ref in schemas, ref
 
 
-async def fetch(w: Wiring, path: str) -> tuple[int, str, bytes]:
-    async with TestClient(TestServer(w.app.web.web_app)) as client:
+def test_the_wiring_mounts_the_views_in_fausts_web_server() -> None:
+    w = build(Settings(broker="kafka://127.0.0.1:9", app_id="web-unit", web_port=6999))
+    faust_web = w.app.web.web_app
+    assert {p for p in served_paths(faust_web) if p.startswith("/")} >= set(HANDLERS)
+    assert w.feed is not None
+    assert w.processor is not None
+    assert w.app.conf.web_application_options == {"handler_args": HANDLER_ARGS}
+
+
+async def fetch(w: Served, path: str) -> tuple[int, str, bytes]:
+    async with TestClient(TestServer(w.web_app)) as client:
         answer = await client.get(path)
         return answer.status, answer.content_type, await answer.read()
 
 
-async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
+async def test_rest_views_answer_from_the_processor(wiring: Served) -> None:
     cert = f"/api/tournaments/{TID}/players/14/certificate"
     status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
     assert (status, kind) == (200, "application/json")
@@ -110,14 +118,14 @@ async def test_rest_views_answer_from_the_processor(wiring: Wiring) -> None:
     ],
 )
 async def test_errors_name_the_parameter(
-    wiring: Wiring, path: str, status: int, error: str
+    wiring: Served, path: str, status: int, error: str
 ) -> None:
     got, kind, body = await fetch(wiring, path)
     assert (got, kind) == (status, "application/json")
     assert error in json.loads(body)["error"]
 
 
-async def test_the_live_page_is_one_html_file(wiring: Wiring) -> None:
+async def test_the_live_page_is_one_html_file(wiring: Served) -> None:
     status, kind, body = await fetch(wiring, "/live")
     assert (status, kind) == (200, "text/html")
     assert b'name="viewport"' in body
@@ -194,11 +202,11 @@ def test_peek_replays_waiting_facts_into_a_copy() -> None:
     assert taken_over.peek("nope") is None
 
 
-async def test_answers_follow_new_facts(wiring: Wiring) -> None:
+async def test_answers_follow_new_facts(wiring: Served) -> None:
     from tracker import contract as ev
 
     path = f"/api/tournaments/{TID}/standings"
-    async with TestClient(TestServer(wiring.app.web.web_app)) as client:
+    async with TestClient(TestServer(wiring.web_app)) as client:
         first = await (await client.get(path)).json()
         assert await (await client.get(path)).json() == first
         last = next(
@@ -229,16 +237,11 @@ async def test_stopping_the_feed_ends_its_readers() -> None:
 
 
 async def test_a_tournament_held_by_an_unreachable_worker(
-    wiring: Wiring, monkeypatch: pytest.MonkeyPatch
+    wiring: Served, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from yarl import URL
 
-    monkeypatch.setattr(
-        wiring.app.router, "external_topic_key_store", lambda topic, key: URL("http://127.0.0.1:9")
-    )
-    try:
-        status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
-    finally:  # the app's HTTP client that forwarded the request (faust makes it on first use)
-        await wiring.app.http_client.close()
+    monkeypatch.setattr(wiring.backend, "owner", lambda tid: URL("http://127.0.0.1:9"))
+    status, kind, body = await fetch(wiring, f"/api/tournaments/{TID}/standings")
     assert (status, kind) == (503, "application/json")
     assert "the worker at http://127.0.0.1:9 holding" in json.loads(body)["error"]

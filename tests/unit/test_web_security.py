@@ -10,6 +10,7 @@ import asyncio
 import base64
 import hashlib
 import json
+import logging
 import re
 from typing import Any
 from urllib.parse import quote, unquote
@@ -18,26 +19,21 @@ import pytest
 from aiohttp import web as aioweb
 from aiohttp.test_utils import TestClient, TestServer
 
-from streams.faust.wiring import Wiring, build
+from streams.faust.wiring import build
 from streams.publish import load
-from streams.records import encode_input
 from streams.settings import Settings
 from streams.web import content_disposition, content_security_policy
-from tests.support.web import SEED, TID
+from tests.support.web import SEED, TID, Served, served
 
 HOSTILE = 'q"uote;x=1 Zürich\\'
 
 
 @pytest.fixture
-def wiring() -> Wiring:
+def wiring() -> Served:
     """The seed twice: under its own id and under a hostile one."""
-    w = build(Settings(broker="kafka://127.0.0.1:9", app_id="web-security", web_port=6999))
-    assert w.processor is not None
     events = load(SEED)
     hostile = [e.model_copy(update={"tournament_id": HOSTILE}) for e in events]
-    for offset, event in enumerate([*events, *hostile]):
-        w.processor.handle(event.tournament_id.encode(), encode_input(event), 0, offset)
-    return w
+    return served([*events, *hostile])
 
 
 def test_the_web_server_listens_on_loopback_unless_told() -> None:
@@ -62,20 +58,20 @@ def test_bind_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 async def get(
-    w: Wiring, path: str, headers: dict[str, str] | None = None
+    w: Served, path: str, headers: dict[str, str] | None = None
 ) -> tuple[int, Any, bytes]:
-    async with TestClient(TestServer(w.app.web.web_app)) as client:
+    async with TestClient(TestServer(w.web_app)) as client:
         answer = await client.get(path, headers=headers or {})
         return answer.status, answer.headers, await answer.read()
 
 
-async def test_only_our_routes_are_served(wiring: Wiring) -> None:
+async def test_only_our_routes_are_served(wiring: Served) -> None:
     async def faust_page(request: aioweb.Request) -> aioweb.Response:
         return aioweb.json_response({"cluster": "layout"})
 
     # what Faust would add at start if its pages were on (its blueprints apply then)
     for path in ("/", "/router/", "/table/facts/", "/stats/"):
-        wiring.app.web.web_app.router.add_get(path, faust_page)
+        wiring.web_app.router.add_get(path, faust_page)
     for path in ("/", "/router/", "/table/facts/", "/stats/", "/nope", "/api/tournaments/x/y"):
         status, headers, body = await get(wiring, path)
         assert status == 404, path
@@ -94,7 +90,7 @@ async def test_only_our_routes_are_served(wiring: Wiring) -> None:
         "/openapi.json",
     ],
 )
-async def test_json_answers_say_nosniff_and_load_nothing(wiring: Wiring, path: str) -> None:
+async def test_json_answers_say_nosniff_and_load_nothing(wiring: Served, path: str) -> None:
     _, headers, _ = await get(wiring, path)
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Content-Security-Policy"].startswith("default-src 'none'")
@@ -119,7 +115,7 @@ def directives(policy: str) -> dict[str, set[str]]:
 @pytest.mark.parametrize(
     "path", ["/live", f"/api/tournaments/{TID}/players/14/certificate?format=html&round=9"]
 )
-async def test_html_pages_allow_only_their_own_inline_blocks(wiring: Wiring, path: str) -> None:
+async def test_html_pages_allow_only_their_own_inline_blocks(wiring: Served, path: str) -> None:
     status, headers, html = await get(wiring, path)
     assert status == 200
     assert headers["X-Content-Type-Options"] == "nosniff"
@@ -141,7 +137,7 @@ def test_the_policy_of_a_page() -> None:
     assert len(policy["style-src"]) == 1
 
 
-async def test_the_pdf_file_name_is_encoded(wiring: Wiring) -> None:
+async def test_the_pdf_file_name_is_encoded(wiring: Served) -> None:
     path = f"/api/tournaments/{quote(HOSTILE, safe='')}/players/14/certificate?format=pdf"
     status, headers, body = await get(wiring, path)
     assert status == 200
@@ -167,20 +163,20 @@ async def test_the_pdf_file_name_is_encoded(wiring: Wiring) -> None:
     ],
 )
 async def test_stream_positions_are_whole_numbers(
-    wiring: Wiring, query: str, headers: dict[str, str], named: str
+    wiring: Served, query: str, headers: dict[str, str], named: str
 ) -> None:
     status, _, body = await get(wiring, f"/api/alerts?{query}", headers)
     assert status == 400
     assert json.loads(body)["error"].startswith(f"{named}: ")
 
 
-async def test_a_stale_position_gets_a_reset_notice_and_everything(wiring: Wiring) -> None:
+async def test_a_stale_position_gets_a_reset_notice_and_everything(wiring: Served) -> None:
     feed = wiring.feed
     feed.task = asyncio.create_task(asyncio.sleep(3600))  # no broker: fill it by hand
     for i in range(3):
         await feed.add(json.dumps({"alert_id": f"a{i}", "type": "x", "tournament_id": "t"}))
     try:
-        async with TestClient(TestServer(wiring.app.web.web_app)) as client:
+        async with TestClient(TestServer(wiring.web_app)) as client:
             answer = await client.get("/api/alerts", headers={"Last-Event-ID": "5"})
             assert answer.headers["X-Content-Type-Options"] == "nosniff"
             lines: list[bytes] = []
@@ -196,3 +192,38 @@ async def test_a_stale_position_gets_a_reset_notice_and_everything(wiring: Wirin
     got = [json.loads(line[6:])["alert_id"] for line in lines[5:] if line.startswith(b"data: ")]
     assert got == ["a0", "a1", "a2"]
     assert f"id: {feed.base + 3}\n" in text
+
+
+async def raw_request(client: TestClient, line: bytes) -> bytes:
+    reader, writer = await asyncio.open_connection(client.host, client.port)
+    writer.write(line + b"\r\nHost: x\r\nConnection: close\r\n\r\n")
+    await writer.drain()
+    answer = await reader.read()
+    writer.close()
+    return answer
+
+
+async def test_long_request_lines_are_answered_with_the_headers_and_logged_once(
+    wiring: Served, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A request target over 8 kB gets a 414 naming ``path`` with the headers of every
+    answer; one beyond the server's own limit a plain 400, logged in one line without a
+    traceback (issue 22, point 7)."""
+    async with TestClient(TestServer(wiring.web_app)) as client:
+        long = await raw_request(client, b"GET /api/tournaments?x=" + b"a" * 9000 + b" HTTP/1.1")
+        head, _, body = long.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 414 ")
+        assert b"X-Content-Type-Options: nosniff" in head
+        assert b"Content-Security-Policy: default-src 'none'" in head
+        assert json.loads(body)["error"].startswith(
+            "path: a request target of 9019 bytes (at most 8192)"
+        )
+        with caplog.at_level(logging.DEBUG, logger="aiohttp.server"):
+            huge = await raw_request(client, b"GET /?" + b"a" * 70_000 + b" HTTP/1.1")
+            assert huge.startswith(b"HTTP/1.0 400 ")
+            await asyncio.sleep(0.05)
+    errors = [r for r in caplog.records if r.name == "aiohttp.server"]
+    assert errors, "aiohttp says nothing of the refused request"
+    assert all(r.exc_info is None and r.levelno <= logging.INFO for r in errors)
+    assert "LineTooLong" in errors[0].getMessage()
+    assert "Traceback" not in caplog.text

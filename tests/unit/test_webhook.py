@@ -10,10 +10,11 @@ import time
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any
 
+import aiohttp
 import pytest
 from aiohttp import web
 
-from streams.webhook import Deliverer, signature, verify
+from streams.webhook import Deliverer, Outcome, signature, verify
 from tests.support.paths import ROOT
 
 SECRET = b"shared-secret"
@@ -50,7 +51,7 @@ class Receiver:
 
 @pytest.fixture
 async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
-    plan = {"a-retry": [503, 502], "a-refused": [400], "a-down": [503] * 10}
+    plan = {"a-retry": [503, 502], "a-refused": [400], "a-down": [503] * 100}
     r = Receiver(plan)
     app = web.Application()
     app.router.add_post("/hook", r.handle)
@@ -64,9 +65,13 @@ async def receiver() -> AsyncIterator[tuple[Receiver, str]]:
     await runner.cleanup()
 
 
-async def items(*ids: str) -> AsyncIterator[tuple[str, str, bytes]]:
-    for alert_id in ids:
-        yield alert_id, "norm_achieved", b'{"alert_id":"' + alert_id.encode() + b'"}'
+async def delivered(d: Deliverer, *ids: str) -> list[Outcome]:
+    """Each alert id delivered by ``d``, in order, one at a time."""
+    async with aiohttp.ClientSession() as session:
+        return [
+            await d.deliver(session, i, "norm_achieved", b'{"alert_id":"' + i.encode() + b'"}')
+            for i in ids
+        ]
 
 
 async def test_deliveries(receiver: tuple[Receiver, str]) -> None:
@@ -77,7 +82,7 @@ async def test_deliveries(receiver: tuple[Receiver, str]) -> None:
         pauses.append(seconds)
 
     d = Deliverer(url, SECRET, attempts=4, backoff=0.5, sleep=sleep)
-    outcomes = [o async for o in d.run(items("a-ok", "a-retry", "a-refused", "a-down", "a-ok"))]
+    outcomes = await delivered(d, "a-ok", "a-retry", "a-refused", "a-down", "a-ok")
     got = [(o.alert_id, o.delivered, o.attempts, o.status) for o in outcomes]
     assert got == [
         ("a-ok", True, 1, 200),
@@ -94,14 +99,14 @@ async def test_deliveries(receiver: tuple[Receiver, str]) -> None:
 
 async def test_a_receiver_that_is_not_there() -> None:
     d = Deliverer("http://127.0.0.1:9/hook", SECRET, attempts=2, backoff=0.01, timeout=2)
-    outcomes = [o async for o in d.run(items("x"))]
+    outcomes = await delivered(d, "x")
     assert [(o.delivered, o.attempts, o.status) for o in outcomes] == [(False, 2, None)]
 
 
 async def test_a_wrong_secret_is_visible_to_the_receiver(receiver: tuple[Receiver, str]) -> None:
     r, url = receiver
     d = Deliverer(url, b"another secret", attempts=1)
-    [o async for o in d.run(items("a-ok"))]
+    await delivered(d, "a-ok")
     assert [good for _, _, good in r.posts] == [False]
 
 
@@ -110,7 +115,7 @@ async def test_a_redirect_is_never_followed(receiver: tuple[Receiver, str], stat
     r, url = receiver
     r.plan["a-moved"] = [status]
     d = Deliverer(url, SECRET, attempts=3, backoff=0.01)
-    outcomes = [o async for o in d.run(items("a-moved"))]
+    outcomes = await delivered(d, "a-moved")
     assert [(o.delivered, o.attempts, o.status) for o in outcomes] == [(False, 1, status)]
     assert [p[0] for p in r.posts] == ["a-moved"]
     assert r.elsewhere == [], "the signed alert went to the address of the redirect"
@@ -126,7 +131,7 @@ async def test_each_attempt_is_signed_with_its_own_timestamp(
         pass
 
     d = Deliverer(url, SECRET, attempts=4, sleep=sleep, clock=lambda: next(clock))
-    [o async for o in d.run(items("a-retry"))]  # 503, 502, 200
+    await delivered(d, "a-retry")  # 503, 502, 200
     stamps = [h["X-Tracker-Timestamp"] for h in r.headers]
     assert stamps == ["1700000000", "1700000400", "1700000900"]
     body = r.posts[-1][1]
@@ -175,3 +180,36 @@ def test_the_receivers_check_refuses_old_or_altered_requests(check: str) -> None
     assert not ok({k: v for k, v in signed(now).items() if k != "X-Tracker-Timestamp"}, body)
     assert not ok({**signed(now), "X-Tracker-Signature": "v1=é"}, body)
     assert not ok({**signed(now), "X-Tracker-Timestamp": "١٢٣"}, body)  # digits, not ASCII
+
+
+async def test_retries_outlive_an_outage_of_hours_then_say_why(
+    receiver: tuple[Receiver, str],
+) -> None:
+    """No attempt bound: retried for ``retry_for`` seconds, the wait doubling up to
+    ``max_backoff``; the outcome says why it stopped."""
+    _, url = receiver
+    now = [1_700_000_000.0]
+    pauses: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        pauses.append(seconds)
+        now[0] += seconds
+
+    d = Deliverer(
+        url,
+        SECRET,
+        backoff=1.0,
+        max_backoff=600.0,
+        retry_for=4 * 3600.0,
+        sleep=sleep,
+        clock=lambda: now[0],
+    )
+    [outcome] = await delivered(d, "a-down")
+    assert not outcome.delivered
+    assert pauses[:10] == [2.0**k for k in range(10)]
+    assert max(pauses) == 600.0
+    assert sum(pauses) <= 4 * 3600 < sum(pauses) + 600
+    assert outcome.attempts == len(pauses) + 1
+    assert outcome.reason.startswith("HTTP 503; gave up after")
+    refused = await delivered(d, "a-refused")
+    assert refused[0].reason == "HTTP 400: refused (not retried)"

@@ -8,6 +8,9 @@ Every event is a pydantic model with a ``type`` field; its JSON form is
 """
 
 from tracker.contract.fields import (
+    BIDI_CONTROLS,
+    FIRST_DATE,
+    LAST_DATE,
     MAX_FIDE_ID,
     MAX_ID,
     MAX_NAME,
@@ -83,6 +86,9 @@ from tracker.contract.outputs import (
 from tracker.contract.overrides import Overrides
 
 __all__ = [
+    "BIDI_CONTROLS",
+    "FIRST_DATE",
+    "LAST_DATE",
     "MAX_FIDE_ID",
     "MAX_ID",
     "MAX_NAME",

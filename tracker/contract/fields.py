@@ -7,6 +7,7 @@ and the contract document lists them.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, WithJsonSchema
@@ -52,8 +53,16 @@ MAX_TITLE = 8
 MAX_RESULT = 16
 """Characters of ``result`` as written (``1/2-1/2`` and spaces around)."""
 
-_CONTROL = "^[^\\u0000-\\u001f\\u007f]*$"
-"""The JSON Schema pattern of a text field: no control character (U+0000-U+001F, U+007F)."""
+BIDI_CONTROLS = frozenset(map(chr, [*range(0x202A, 0x202F), *range(0x2066, 0x206A)]))
+"""The Unicode bidirectional embeddings, overrides and isolates (U+202A-U+202E,
+U+2066-U+2069): in a name they reorder what a page, a certificate or a log shows around it
+(U+202E makes ``Carlsen`` read ``neslraC`` and can disguise what follows), and no name needs
+them (a right-to-left name is shown right to left without them; the marks U+200E and U+200F
+stay allowed)."""
+
+_CONTROL = "^[^\\u0000-\\u001f\\u007f\\u202a-\\u202e\\u2066-\\u2069]*$"
+"""The JSON Schema pattern of a text field: no control character (U+0000-U+001F, U+007F) and
+no bidirectional control (:data:`BIDI_CONTROLS`)."""
 
 
 def _shown(value: str) -> str:
@@ -65,6 +74,11 @@ def _printable(value: str) -> str:
     for i, char in enumerate(value):
         if char < " " or char == "\x7f":
             raise ValueError(f"control character U+{ord(char):04X} at position {i + 1}")
+        if char in BIDI_CONTROLS:
+            raise ValueError(
+                f"bidirectional control character U+{ord(char):04X} at position {i + 1} "
+                "(it would reorder the text around it where it is shown)"
+            )
     return value
 
 
@@ -109,6 +123,16 @@ FederationCode = Annotated[
     ),
 ]
 """A federation code from :data:`tracker.domain.federations.CODES`, exactly as listed."""
+
+FIRST_DATE = date(1950, 1, 1)
+"""The earliest date of an event (FIDE first awarded titles in 1950)."""
+LAST_DATE = date(2099, 12, 31)
+"""The latest date of an event or a round: a date beyond is a typing error (9999-12-31)."""
+FIRST_BIRTH_DATE = date(1880, 1, 1)
+
+EventDate = Annotated[date, Field(ge=FIRST_DATE, le=LAST_DATE)]
+"""A tournament's or a round's date."""
+BirthDate = Annotated[date, Field(ge=FIRST_BIRTH_DATE, le=LAST_DATE)]
 
 RoundNumber = Annotated[int, Field(ge=1, le=MAX_ROUNDS)]
 StartRank = Annotated[int, Field(ge=1, le=MAX_RANK)]

@@ -20,7 +20,7 @@ from datetime import date
 from typing import Annotated, Literal
 
 import pydantic
-from pydantic import ConfigDict, Field, TypeAdapter, field_validator
+from pydantic import ConfigDict, Field, TypeAdapter, ValidationInfo, field_validator
 
 from tracker.contract.fields import (
     MAX_FIDE_ID,
@@ -29,6 +29,8 @@ from tracker.contract.fields import (
     MAX_RESULT,
     MAX_ROUNDS,
     MAX_TITLE,
+    BirthDate,
+    EventDate,
     Evidence,
     FederationCode,
     GameRating,
@@ -56,8 +58,9 @@ class TournamentRegistered(_Input):
     type: Literal["tournament_registered"] = "tournament_registered"
     tournament_id: TournamentId
     name: Name = ""
-    start_date: date
-    end_date: date | None = None
+    start_date: EventDate
+    end_date: EventDate | None = None
+    """On or after ``start_date``."""
     system: System = System.SWISS
     """``unknown`` when the source cannot tell: norms are then announced only with the
     assumption named, never secured (see ``system_evidence``)."""
@@ -79,10 +82,18 @@ class TournamentRegistered(_Input):
     is a standard-chess event under the rating regulations."""
     event_type: Name | None = Field(default=None, exclude_if=_absent)
     """TRF ``092``, as written (``Individual: Swiss-System``, ``Rapid``, …)."""
-    round_dates: tuple[date | None, ...] | None = Field(
+    round_dates: tuple[EventDate | None, ...] | None = Field(
         default=None, max_length=MAX_ROUNDS, exclude_if=_absent
     )
     """The date of each round (TRF ``132``), ``None`` where the file leaves it blank."""
+
+    @field_validator("end_date")
+    @classmethod
+    def _not_before_start(cls, value: date | None, info: ValidationInfo) -> date | None:
+        start = info.data.get("start_date")
+        if value is not None and start is not None and value < start:
+            raise ValueError(f"{value} is before the start date {start}")
+        return value
 
 
 class _PlayerFields(_Input):
@@ -101,7 +112,7 @@ class _PlayerFields(_Input):
     title: Annotated[str, Field(max_length=MAX_TITLE)] | None = None
     rating: int | None = Field(default=None, ge=0, le=MAX_RATING)
     k_factor: int | None = Field(default=None, ge=1, le=100)
-    birth_date: date | None = None
+    birth_date: BirthDate | None = None
     rated_games: int | None = Field(default=None, ge=0, le=MAX_RATED_GAMES)
     computer: bool = False
 
@@ -278,16 +289,44 @@ class InvalidEvent(ValueError):
 
 def parse_input(raw: str | bytes | dict[str, object]) -> InputEvent:
     """Read one input event from JSON text or a decoded object (read as its JSON text would
-    be: strictly, with dates as ISO strings)."""
+    be: strictly, with dates as ISO strings). JSON text that gives a key twice is refused,
+    naming the key (a JSON parser keeps one of them, and which one is not agreed on).
+
+    >>> parse_input('{"type": "round_closed", "tournament_id": "t1", "round": 3, "round": 4}')
+    Traceback (most recent call last):
+    ...
+    tracker.contract.inputs.InvalidEvent: round: given twice (each key at most once)
+    """
     try:
         if isinstance(raw, dict):
             try:
                 raw = json.dumps(raw, allow_nan=False)
             except (TypeError, ValueError) as exc:
                 raise InvalidEvent(f"event: not a JSON object: {exc}") from None
+        else:
+            _once_each(raw)
         return _INPUT.validate_json(raw)
     except pydantic.ValidationError as exc:
         raise InvalidEvent(describe(exc)) from None
+
+
+def _once_each(raw: str | bytes) -> None:
+    """Raise :exc:`InvalidEvent` naming a key an object of the JSON text gives twice (text
+    that is not JSON is left to the model's parser, whose message says where it breaks)."""
+
+    def pairs(items: list[tuple[str, object]]) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for key, value in items:
+            if key in out:
+                raise InvalidEvent(f"{key[:40]}: given twice (each key at most once)")
+            out[key] = value
+        return out
+
+    try:
+        json.loads(raw, object_pairs_hook=pairs)
+    except ValueError as exc:
+        if isinstance(exc, InvalidEvent):
+            raise
 
 
 def describe(exc: pydantic.ValidationError, skip: int = 1) -> str:

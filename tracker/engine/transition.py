@@ -141,12 +141,19 @@ def _register_tournament(
             "tournament_id",
             f"tournament {e.tournament_id!r} is already registered with other facts",
         )
+    return begin(tournament)
+
+
+def begin(tournament: Tournament) -> TournamentState:
+    """The state of a tournament just registered: no players, no rounds, the editions in
+    force on its start date, or the one it names (``edition``)."""
+    start, edition = tournament.start_date, tournament.edition
     try:
-        rules = title_rules_named(e.edition) if e.edition else title_rules_in_force(e.start_date)
+        rules = title_rules_named(edition) if edition else title_rules_in_force(start)
     except ValueError as exc:
         raise Rejected("edition", str(exc)) from None
-    rating = rating_rules_in_force(e.start_date)
-    reason = why_chosen(rules, e.start_date, forced=e.edition is not None)
+    rating = rating_rules_in_force(start)
+    reason = why_chosen(rules, start, forced=edition is not None)
     return TournamentState(
         tournament=tournament,
         title_rules=rules,
@@ -583,4 +590,4 @@ def _without(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
     return MappingProxyType(copy)
 
 
-__all__ = ["Rejected", "apply", "record", "settle"]
+__all__ = ["Rejected", "apply", "begin", "record", "settle"]

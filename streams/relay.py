@@ -1,0 +1,307 @@
+"""Webhook delivery that survives restarts and outages (``tracker alerts --webhook URL``).
+
+One :class:`Relay` per receiver reads the output topics with a consumer of its own group
+(:attr:`Receiver.group`, one per receiver URL) from the offsets the group has committed, and
+hands each alert to a :class:`~streams.webhook.Deliverer`:
+
+* **Order.** A tournament's alerts go to a receiver one at a time, in the order they are read;
+  up to ``TRACKER_WEBHOOK_CONCURRENCY`` tournaments are delivered at the same time, and
+  several receivers (several ``--webhook``) each at their own pace.
+* **Resuming, not replaying.** An offset is committed once its alert is done -- delivered
+  (a 2xx), filtered out, or dead-lettered -- and every alert before it in its partition is
+  done too (:class:`Offsets`). A restarted relay starts after what was committed: it posts
+  again at most the alerts in flight when it stopped (those a receiver answered 2xx to just
+  before the stop, before the commit, are the only ones it may see twice).
+* **Never a silent drop.** An alert refused by the receiver, or still failing when its
+  retries ran out (``TRACKER_WEBHOOK_RETRY_FOR``, a day by default), goes to the webhook
+  dead-letter topic with the reason (:class:`~streams.records.WebhookDeadLetter`), and only
+  then is its offset committed.
+
+At most :data:`READ_AHEAD` alerts are held between reading and committing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import hashlib
+import logging
+from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from typing import Any
+
+import aiohttp
+from aiokafka import AIOKafkaProducer, ConsumerRecord, TopicPartition
+
+from streams.kafka import consumer, ensure_topics, read_assigned, started
+from streams.records import WebhookDeadLetter, decode_alert
+from streams.settings import Settings
+from streams.webhook import Deliverer, Outcome
+from tracker import contract as ev
+
+log = logging.getLogger(__name__)
+
+READ_AHEAD = 1000
+"""Alerts read and not yet done, per receiver, at most (reading waits beyond)."""
+SEEN = 100_000
+"""Alert ids a relay remembers, the latest, to skip an alert the topics hold twice (a worker
+sends an unacknowledged alert again after a crash, moments later)."""
+
+
+@dataclasses.dataclass
+class Offsets:
+    """The offsets of each partition taken and not yet done, so that a commit never passes
+    an alert still being delivered.
+
+    >>> o = Offsets()
+    >>> for offset in (0, 1, 2):
+    ...     o.take("p", offset)
+    >>> o.done("p", 1)
+    >>> o.due()  # 0 is still in flight
+    {}
+    >>> o.done("p", 0)
+    >>> o.due()  # 0 and 1 are done: commit up to 2 (the next to read)
+    {'p': 2}
+    >>> o.committed_to({"p": 2}); o.done("p", 2); o.due()
+    {'p': 3}
+    """
+
+    pending: dict[Hashable, set[int]] = dataclasses.field(default_factory=dict)
+    next: dict[Hashable, int] = dataclasses.field(default_factory=dict)
+    """Per partition, one past the highest offset taken."""
+    committed: dict[Hashable, int] = dataclasses.field(default_factory=dict)
+    """Per partition, the offset committed last (at first, the first offset taken)."""
+
+    def take(self, partition: Hashable, offset: int) -> None:
+        self.committed.setdefault(partition, offset)  # where the reading started
+        self.pending.setdefault(partition, set()).add(offset)
+        self.next[partition] = max(self.next.get(partition, 0), offset + 1)
+
+    def done(self, partition: Hashable, offset: int) -> None:
+        self.pending.get(partition, set()).discard(offset)
+
+    def due(self) -> dict[Any, int]:
+        """Per partition, the offset to commit now (the first not done, or the next to read),
+        where it moved."""
+        out = {}
+        for partition, end in self.next.items():
+            waiting = self.pending.get(partition)
+            upto = min(waiting) if waiting else end
+            if upto > self.committed.get(partition, -1):
+                out[partition] = upto
+        return out
+
+    def committed_to(self, offsets: Mapping[Any, int]) -> None:
+        self.committed.update(offsets)
+
+    @property
+    def busy(self) -> int:
+        """Offsets taken and not done."""
+        return sum(len(p) for p in self.pending.values())
+
+
+@dataclasses.dataclass(frozen=True)
+class Receiver:
+    url: str
+    group: str
+    """The consumer group whose committed offsets say how far this receiver has got."""
+
+    @classmethod
+    def of(cls, url: str, settings: Settings) -> Receiver:
+        """A receiver with its own group: ``<app id>-webhook-<hash of the URL>``."""
+        digest = hashlib.sha256(url.encode()).hexdigest()[:16]
+        return cls(url, f"{settings.app_id}-webhook-{digest}")
+
+
+Report = Callable[[Receiver, Outcome, str], None]
+"""Told of every alert done (delivered or dead-lettered), with the dead-letter topic or ""."""
+
+
+class Relay:
+    def __init__(
+        self,
+        settings: Settings,
+        receiver: Receiver,
+        deliverer: Deliverer,
+        wanted: Callable[[dict[str, Any]], bool],
+        report: Report,
+        topics: Iterable[str] | None = None,
+    ) -> None:
+        self.settings = settings
+        self.topics = list(topics or settings.output_topics.values())
+        self.receiver = receiver
+        self.deliverer = deliverer
+        self.wanted = wanted
+        self.report = report
+        self.offsets = Offsets()
+        self.seen: dict[str, None] = {}
+        """The latest :data:`SEEN` alert ids taken, oldest first."""
+        self.tails: dict[str, asyncio.Task[None]] = {}
+        """Per tournament, the task delivering its latest alert (the next waits for it)."""
+        self.lanes = asyncio.Semaphore(settings.webhook_concurrency)
+        self.room = asyncio.Condition()
+        self.wake = asyncio.Event()
+        self.failed = 0
+        self.producer: AIOKafkaProducer | None = None
+        self.starting = asyncio.Lock()
+        """Held while the dead-letter producer starts (two lanes may fail at once)."""
+        self.broken: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        """Set with the exception of a delivery that failed beyond retrying (the dead-letter
+        topic could not be written) or of a commit: the run ends with it."""
+
+    async def run(self, *, follow: bool = False, idle: float | None = None) -> None:
+        """Deliver the alerts of the output topics from the group's committed offsets; without
+        ``follow``, until the topics are read to their end and every alert is done."""
+        s = self.settings
+        reader = consumer(s, group_id=self.receiver.group)
+        async with started(reader, s), aiohttp.ClientSession() as session:
+
+            async def start(tp: TopicPartition) -> int:
+                return await reader.committed(tp) or 0
+
+            committer = asyncio.create_task(self._committer(reader))
+            committer.add_done_callback(self._broke)
+            reading = asyncio.create_task(self._read(reader, session, start, follow, idle))
+            try:
+                await asyncio.wait({reading, self.broken}, return_when=asyncio.FIRST_COMPLETED)
+                if self.broken.done():
+                    self.broken.result()  # a delivery failed beyond retrying: raise it
+                reading.result()
+                while self.tails:
+                    await asyncio.wait(
+                        [*self.tails.values(), self.broken], return_when=asyncio.FIRST_COMPLETED
+                    )
+                    if self.broken.done():
+                        self.broken.result()
+            finally:
+                for task in (reading, committer, *self.tails.values()):
+                    task.cancel()
+                with contextlib.suppress(Exception):
+                    await self._commit(reader)  # what is done, whatever ended the run
+                if self.producer is not None:
+                    await self.producer.stop()
+
+    async def _read(
+        self,
+        reader: Any,
+        session: aiohttp.ClientSession,
+        start: Callable[[TopicPartition], Awaitable[int]],
+        follow: bool,
+        idle: float | None,
+    ) -> None:
+        records = read_assigned(
+            reader, self.settings, self.topics, follow=follow, idle=idle, start=start
+        )
+        async with contextlib.aclosing(records):
+            async for record in records:
+                await self._take(session, record)
+
+    async def _take(self, session: aiohttp.ClientSession, record: ConsumerRecord[Any, Any]) -> None:
+        async with self.room:
+            await self.room.wait_for(lambda: self.offsets.busy < READ_AHEAD)
+        tp = TopicPartition(record.topic, record.partition)
+        self.offsets.take(tp, record.offset)
+        try:
+            alert = decode_alert(record.value)
+        except ValueError as exc:
+            log.warning("not an alert on %s: %s", record.topic, str(exc)[:200])
+            self._done(tp, record.offset)
+            return
+        if alert.alert_id in self.seen or not self.wanted(alert.model_dump(mode="json")):
+            self._done(tp, record.offset)
+            return
+        self.seen[alert.alert_id] = None
+        if len(self.seen) > SEEN:
+            del self.seen[next(iter(self.seen))]
+        tid = alert.tournament_id
+        before = self.tails.get(tid)
+        task = asyncio.create_task(self._lane(session, before, alert, tp, record.offset))
+        self.tails[tid] = task
+        task.add_done_callback(lambda t: self._untail(tid, t))
+
+    def _untail(self, tid: str, task: asyncio.Task[None]) -> None:
+        if self.tails.get(tid) is task:
+            del self.tails[tid]
+        self._broke(task)
+
+    def _broke(self, task: asyncio.Task[None]) -> None:
+        """A delivery or the committer failed (the broker): the run ends with the error."""
+        if task.cancelled() or self.broken.done():
+            return
+        error = task.exception()
+        if error is not None:
+            self.broken.set_exception(error)
+
+    async def _lane(
+        self,
+        session: aiohttp.ClientSession,
+        before: asyncio.Task[None] | None,
+        alert: ev.OutputEvent,
+        tp: TopicPartition,
+        offset: int,
+    ) -> None:
+        if before is not None:
+            await before  # the tournament's earlier alert first
+        body = alert.model_dump_json().encode()
+        async with self.lanes:
+            outcome = await self.deliverer.deliver(session, alert.alert_id, alert.type, body)
+        topic = ""
+        if not outcome.delivered:
+            topic = await self._dead_letter(alert, body, outcome, tp, offset)
+            self.failed += 1
+        self.report(self.receiver, outcome, topic)
+        self._done(tp, offset)
+
+    async def _dead_letter(
+        self,
+        alert: ev.OutputEvent,
+        body: bytes,
+        outcome: Outcome,
+        tp: TopicPartition,
+        offset: int,
+    ) -> str:
+        """Write the dead letter and wait for the broker to take it (a failure here ends
+        the run, and the alert is tried again by the next one)."""
+        name = self.settings.topic("webhook_dead_letters")
+        async with self.starting:
+            if self.producer is None:
+                await ensure_topics(self.settings, [name])
+                producer = AIOKafkaProducer(acks="all", **self.settings.client_kwargs())
+                await producer.start()
+                self.producer = producer
+        letter = WebhookDeadLetter(
+            receiver=self.receiver.url,
+            alert_id=alert.alert_id,
+            type=alert.type,
+            tournament_id=alert.tournament_id,
+            reason=outcome.reason,
+            attempts=outcome.attempts,
+            status=outcome.status,
+            alert=body.decode(),
+            topic=tp.topic,
+            partition=tp.partition,
+            offset=offset,
+        )
+        await self.producer.send_and_wait(name, letter.encode(), key=alert.tournament_id.encode())
+        return name
+
+    def _done(self, tp: TopicPartition, offset: int) -> None:
+        self.offsets.done(tp, offset)
+        self.wake.set()
+
+    async def _committer(self, reader: Any) -> None:
+        while True:
+            await self.wake.wait()
+            self.wake.clear()
+            async with self.room:
+                self.room.notify_all()
+            await self._commit(reader)
+
+    async def _commit(self, reader: Any) -> None:
+        due = self.offsets.due()
+        if due:
+            await reader.commit(due)
+            self.offsets.committed_to(due)
+
+
+__all__ = ["READ_AHEAD", "SEEN", "Offsets", "Receiver", "Relay", "Report"]

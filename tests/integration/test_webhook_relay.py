@@ -1,0 +1,196 @@
+"""Webhook delivery that survives a crash and an outage (issue 22, point 4), on the real
+broker: ``tracker alerts --follow --webhook A --webhook B`` is SIGKILLed while receiver B
+fails every request; restarted, it resumes where its consumer groups committed. Every alert
+reaches both receivers, none is posted again after a receiver answered 2xx for it, each
+tournament's alerts arrive in their order, an alert B refuses goes to the webhook dead-letter
+topic with the reason, and a last run posts nothing at all."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+from aiokafka import AIOKafkaProducer
+
+from streams.kafka import ensure_topics
+from streams.records import AUDIENCE_OF, WebhookDeadLetter
+from streams.subscriber import webhook_dead_letters
+from tests.support.paths import ROOT
+from tests.support.pipeline import Pipeline, replay_jsonl
+
+SEEDS = [ROOT / "seeds" / "swiss-11r-secured-2013.trf", ROOT / "seeds" / "gm-roundrobin-2011.trf"]
+SECRET = {"TRACKER_WEBHOOK_SECRET": "s3cret"}
+QUICK = {
+    **SECRET,
+    "TRACKER_WEBHOOK_BACKOFF": "0.1",
+    "TRACKER_WEBHOOK_MAX_BACKOFF": "0.5",
+    "TRACKER_WEBHOOK_TIMEOUT": "5",
+}
+
+
+class Receiver:
+    """Records every POST (alert id, status answered); answers 200 unless told to fail
+    (500), and always 400 for the ids in ``refused``."""
+
+    def __init__(self, refused: frozenset[str] = frozenset()) -> None:
+        self.posts: list[tuple[str, int]] = []
+        self.failing = False
+        self.refused = refused
+        self.lock = threading.Lock()
+        receiver = self
+
+        class Hook(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:
+                self.rfile.read(int(self.headers["Content-Length"]))
+                alert_id = self.headers["X-Tracker-Alert-Id"]
+                with receiver.lock:
+                    status = 500 if receiver.failing else 200
+                    if alert_id in receiver.refused:
+                        status = 400
+                    receiver.posts.append((alert_id, status))
+                self.send_response(status)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+
+            def log_message(self, *args: object) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Hook)
+        self.server.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/hook"
+
+    def delivered(self) -> list[str]:
+        with self.lock:
+            return [i for i, status in self.posts if status == 200]
+
+    def failures(self) -> int:
+        with self.lock:
+            return sum(status == 500 for _, status in self.posts)
+
+    def posted_after_2xx(self) -> list[str]:
+        """Ids posted again after the receiver had answered 2xx for them."""
+        done: set[str] = set()
+        again = []
+        with self.lock:
+            for alert_id, status in self.posts:
+                if alert_id in done:
+                    again.append(alert_id)
+                if status == 200:
+                    done.add(alert_id)
+        return again
+
+
+@contextmanager
+def receiving(*receivers: Receiver) -> Iterator[None]:
+    threads = [threading.Thread(target=r.server.serve_forever, daemon=True) for r in receivers]
+    for t in threads:
+        t.start()
+    try:
+        yield
+    finally:
+        for r in receivers:
+            r.server.shutdown()
+            r.server.server_close()
+
+
+def put_alerts(pipeline: Pipeline, alerts: list[str]) -> None:
+    """The alerts on the output topics, as the worker writes them (keyed by tournament)."""
+    s = pipeline.settings
+
+    async def put() -> None:
+        await ensure_topics(s, s.output_topics.values())
+        producer = AIOKafkaProducer(**s.client_kwargs())
+        await producer.start()
+        try:
+            for line in alerts:
+                alert = json.loads(line)
+                topic = s.output_topics[AUDIENCE_OF[alert["type"]]]
+                key = alert["tournament_id"].encode()
+                await producer.send_and_wait(topic, line.encode(), key=key)
+        finally:
+            await producer.stop()
+
+    asyncio.run(put())
+
+
+def sender(pipeline: Pipeline, log: Path, *urls: str) -> subprocess.Popen[bytes]:
+    hooks = [a for url in urls for a in ("--webhook", url)]
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli", "alerts", "--follow", *hooks],
+        stdout=log.open("ab"),
+        stderr=subprocess.STDOUT,
+        env={**pipeline.env(), **QUICK},
+        cwd=ROOT,
+    )
+
+
+def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    alerts = [line for seed in SEEDS for line in replay_jsonl(seed)]
+    ids = [json.loads(line)["alert_id"] for line in alerts]
+    assert len(ids) == len(set(ids))
+    refused = ids[len(ids) // 3]
+    put_alerts(pipeline, alerts)
+    healthy, flaky = Receiver(), Receiver(frozenset({refused}))
+    log = tmp_path / "sender.log"
+    with receiving(healthy, flaky):
+        first = sender(pipeline, log, healthy.url, flaky.url)
+        try:
+            # B answers a third of the alerts, then fails every request for a while
+            pipeline.until(lambda: len(flaky.delivered()) >= len(ids) // 4, "a quarter to B")
+            flaky.failing = True
+            pipeline.until(lambda: flaky.failures() >= 10, "B failing, retried")
+            first.send_signal(signal.SIGKILL)
+            first.wait(15)
+        finally:
+            first.kill()
+        delivered_before = set(flaky.delivered())
+        posts_before = len(flaky.posts)
+        second = sender(pipeline, log, healthy.url, flaky.url)
+        try:
+            pipeline.until(lambda: flaky.failures() >= 20, "B failing after the restart")
+            flaky.failing = False
+            want = set(ids) - {refused}
+            pipeline.until(lambda: set(flaky.delivered()) == want, "every alert to B")
+            pipeline.until(lambda: set(healthy.delivered()) == set(ids), "every alert to A")
+        finally:
+            second.send_signal(signal.SIGTERM)
+            second.wait(15)
+        resent = {i for i, _ in flaky.posts[posts_before:]} & delivered_before
+        assert not resent, "the restart posted alerts B had answered 2xx to"
+        assert not flaky.posted_after_2xx()
+        assert not healthy.posted_after_2xx()
+        lane = {}  # each tournament's alerts on one topic: delivered in the topic's order
+        for line in alerts:
+            alert = json.loads(line)
+            lane[alert["alert_id"]] = (alert["tournament_id"], AUDIENCE_OF[alert["type"]])
+        for receiver in (healthy, flaky):
+            got = receiver.delivered()
+            for key in set(lane.values()):
+                assert [i for i in got if lane[i] == key] == [
+                    i for i in ids if lane[i] == key and i in got
+                ], f"{key} out of order"
+        # a last run has nothing left to post
+        posts = len(healthy.posts), len(flaky.posts)
+        hooks = ["--webhook", healthy.url, "--webhook", flaky.url]
+        last = pipeline.cli("alerts", "--timeout", "60", *hooks, env=QUICK)
+        assert "delivered" not in last.stdout
+        assert (len(healthy.posts), len(flaky.posts)) == posts
+    letters = asyncio.run(collect(pipeline))
+    assert [(d.alert_id, d.receiver, d.status) for d in letters] == [(refused, flaky.url, 400)]
+    assert "HTTP 400" in letters[0].reason
+    assert json.loads(letters[0].alert)["alert_id"] == refused
+    assert f"FAILED {refused} to {flaky.url}" in log.read_text()
+
+
+async def collect(pipeline: Pipeline) -> list[WebhookDeadLetter]:
+    return [d async for d in webhook_dead_letters(pipeline.settings, timeout=30)]
