@@ -77,6 +77,8 @@ def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
         return _correct_player(state, event)
     if isinstance(event, ev.PlayerRemoved):
         return _remove_player(state, event)
+    if isinstance(event, ev.SystemCorrected):
+        return _correct_system(state, event)
     if isinstance(event, ev.Pairing):
         return _pair(state, event)
     if isinstance(event, ev.Bye):
@@ -121,6 +123,7 @@ def _register_tournament(
         start_date=e.start_date,
         end_date=e.end_date,
         system=e.system,
+        system_evidence=e.system_evidence,
         host_federation=e.host_federation,
         planned_rounds=e.planned_rounds,
         kinds=frozenset(e.kinds),
@@ -157,6 +160,28 @@ def begin(tournament: Tournament) -> TournamentState:
         rating_rules=rating,
         edition_reason=f"{reason}; live ratings by {rating.name}, in force on the start date",
     )
+
+
+def _correct_system(state: TournamentState, e: ev.SystemCorrected) -> TournamentState:
+    """The system (and the rounds it plans, how it was read and the ``092`` words) put
+    right. Refused when the rounds already played do not fit the rounds it plans."""
+    t = state.tournament
+    fixed = dataclasses.replace(
+        t,
+        system=e.system,
+        planned_rounds=e.planned_rounds,
+        system_evidence=e.system_evidence,
+        event_type=t.event_type if e.event_type is None else e.event_type,
+    )
+    if fixed == t:
+        return state
+    played = max(state.rounds, default=0)
+    if e.planned_rounds is not None and played > e.planned_rounds:
+        raise Rejected(
+            "planned_rounds",
+            f"{e.planned_rounds} planned rounds, but round {played} has facts already",
+        )
+    return dataclasses.replace(state, tournament=fixed)
 
 
 def _player(e: ev.PlayerRegistered | ev.PlayerCorrected) -> Player:
@@ -439,18 +464,19 @@ def _derive(
 
 
 def _first_round(event: ev.InputEvent) -> int:
-    """The first round a fact can change: its own, or 1 for a player's."""
+    """The first round a fact can change: its own, or 1 for a player's or the event's
+    (``system_corrected``)."""
     return event.round if isinstance(event, ev.RoundEvent) else 1
 
 
 def _corrects(before: TournamentState, after: TournamentState, event: ev.InputEvent) -> bool:
-    """Whether the fact changes what finished rounds rest on: a player's record, the games,
-    byes or ratings of a finished round, or whether that round is still finished (a round
-    closed, or opened for changes and still complete, is)."""
+    """Whether the fact changes what finished rounds rest on: the event's system, a player's
+    record, the games, byes or ratings of a finished round, or whether that round is still
+    finished (a round closed, or opened for changes and still complete, is)."""
     first = _first_round(event)
     if first > before.announced:
         return False
-    if after.players is not before.players:
+    if after.tournament is not before.tournament or after.players is not before.players:
         return True
     return not after.round(first).same_facts(before.round(first)) or _unfinished(after, event)
 
@@ -477,6 +503,8 @@ def _why(event: ev.InputEvent) -> str:
     """The correction, as the reason of the alerts it leads to says it."""
     if isinstance(event, ev.PlayerCorrected):
         return f"the registration of player {event.rank} was corrected"
+    if isinstance(event, ev.SystemCorrected):
+        return f"the event's system was corrected to {event.system.value.replace('_', ' ')}"
     if isinstance(event, ev.PlayerRemoved):
         return f"player {event.rank} was taken off the start list"
     if isinstance(event, ev.RoundReopened):

@@ -50,10 +50,11 @@ Each is the code, a blank, then the value from column 5:
 * ``XXR n``: planned number of rounds (as in JaVaFo). Without it, ``142``; without that, the
   number of round dates in ``132``; without that, for a round robin, the rounds its players
   need; else the number is unknown (:attr:`TrfFile.planned_rounds`).
-* ``XNS system``: pairing system, ``swiss``, ``round_robin`` or ``double_round_robin``
-  (:class:`~tracker.domain.tournaments.System`). Without it the system is inferred: a round robin
-  when every player meets every other exactly once, a double round robin when exactly twice,
-  a Swiss otherwise.
+* ``XNS system``: pairing system, ``swiss``, ``round_robin``, ``double_round_robin`` or
+  ``unknown`` (:class:`~tracker.domain.tournaments.System`). Without it the system is read
+  from ``092``, ``192``, the field against the planned rounds and the pairings
+  (:mod:`tracker.formats.pairing_system`), and is ``unknown`` where they are missing or
+  disagree.
 * ``XNK kind kind …``: kinds of event the regulations treat specially, as the values of
   :class:`~tracker.domain.tournaments.EventKind` (``zonal``, ``national_championship_final``, …).
 * ``XNH FED``: host federation. Without it, the ``032`` record.
@@ -78,8 +79,7 @@ import dataclasses
 import hashlib
 import re
 import unicodedata
-from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import date
 from fractions import Fraction
 from typing import Literal
@@ -100,6 +100,7 @@ from tracker.domain.results import Code, format_result
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import EventKind, System, round_robin_rounds
 from tracker.formats.dates import parse_date, parse_round_dates
+from tracker.formats.pairing_system import SystemReading, read_system
 from tracker.formats.transliterate import to_latin
 
 Colour = Literal["w", "b", "-"]
@@ -268,21 +269,49 @@ class TrfFile:
         round robin, the number its players need (:func:`round_robin_rounds`); else
         ``None``: not known (the round columns of a file do not say how many rounds are to
         come)."""
-        h = self.header
-        if h.planned_rounds is not None:
-            return h.planned_rounds
-        if h.rounds is not None:
-            return h.rounds
-        if h.round_dates:
-            return len(h.round_dates)
+        stated = self._stated_rounds
+        if stated is not None:
+            return stated
         if self.system.predetermined and self.players:
             return round_robin_rounds(len(self.players), self.system)
         return None
 
     @property
+    def _stated_rounds(self) -> int | None:
+        """The planned rounds the file states: ``XXR``, else ``142``, else the dates of
+        ``132``."""
+        h = self.header
+        if h.planned_rounds is not None:
+            return h.planned_rounds
+        if h.rounds is not None:
+            return h.rounds
+        return len(h.round_dates) if h.round_dates else None
+
+    @property
     def system(self) -> System:
-        """``XNS``, else inferred from who met whom (see the module docstring)."""
-        return self.header.system or infer_system(self.players)
+        """``XNS``, else read from what the file says (:attr:`system_reading`)."""
+        return self.header.system or self.system_reading.system
+
+    @property
+    def system_reading(self) -> SystemReading:
+        """The system and how it was read (``XNS`` states it as a fact), else from ``092``,
+        ``192``, the field against the planned rounds and the pairings
+        (:func:`tracker.formats.pairing_system.read_system`); ``unknown`` where they are
+        missing or disagree."""
+        h = self.header
+        if h.system is not None:
+            return SystemReading(h.system, f"XNS {h.system.value}")
+        words = [(c, t) for c, t in (("092", h.tournament_type), ("192", h.encoded_type)) if t]
+        rounds = [
+            frozenset(
+                (p.rank, c.opponent)
+                for p in self.players
+                if (c := p.cell(r)) is not None and c.opponent is not None and p.rank < c.opponent
+            )
+            for r in range(1, self.rounds + 1)
+        ]
+        ranks = [p.rank for p in self.players]
+        return read_system(ranks, rounds, self._stated_rounds, words)
 
     @property
     def host_federation(self) -> str | None:
@@ -312,26 +341,6 @@ class TrfFile:
             raise TrfError("no tournament id: neither record XNI nor record 012 gives one")
         key = "|".join((h.name.strip(), str(h.start_date or ""), str(h.end_date or "")))
         return "t-" + hashlib.sha256(key.encode()).hexdigest()[:12]
-
-
-def infer_system(players: Iterable[TrfPlayer]) -> System:
-    """A round robin when every pair of players met exactly once, a double round robin when
-    exactly twice, a Swiss otherwise. Forfeited games count as meetings."""
-    players = tuple(players)
-    ranks = sorted(p.rank for p in players)
-    meetings: Counter[tuple[int, int]] = Counter()
-    for p in players:
-        for c in p.cells:
-            if c is not None and c.opponent is not None and p.rank < c.opponent:
-                meetings[(p.rank, c.opponent)] += 1
-    if len(ranks) < 2 or len(meetings) < len(ranks) * (len(ranks) - 1) // 2:
-        return System.SWISS  # some pair never met (checked without listing every pair)
-    counts = set(meetings.values())
-    if counts == {1}:
-        return System.ROUND_ROBIN
-    if counts == {2}:
-        return System.DOUBLE_ROUND_ROBIN
-    return System.SWISS
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -848,6 +857,7 @@ def _tournament_event(trf: TrfFile, tid: str) -> InputEvent:
         start_date=start,
         end_date=h.end_date,
         system=trf.system,
+        system_evidence=trf.system_reading.evidence if trf.header.system is None else None,
         host_federation=trf.host_federation,
         planned_rounds=planned,
         kinds=h.kinds,

@@ -84,7 +84,16 @@ def same(a: ev.InputEvent, b: ev.InputEvent) -> bool:
     """Whether two events state the same fact: ``==`` without pydantic's general ``__eq__``
     (input events are frozen, without private attributes or extras), which the follower
     would otherwise spend most of its time in."""
-    return type(a) is type(b) and a.__dict__ == b.__dict__
+    if type(a) is not type(b):
+        return False
+    if a.__dict__ == b.__dict__:
+        return True
+    # how the system was read is words about the registration, not one of its facts
+    return type(a) is ev.TournamentRegistered and _without_evidence(a) == _without_evidence(b)
+
+
+def _without_evidence(e: ev.InputEvent) -> dict[str, object]:
+    return {**e.__dict__, "system_evidence": None}
 
 
 def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEvent | None:
@@ -106,7 +115,58 @@ def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEv
     ):
         fields = after.model_dump(exclude={"type"}, exclude_none=True)
         return ev.ResultCorrected(**fields)
+    if isinstance(before, ev.TournamentRegistered) and isinstance(after, ev.TournamentRegistered):
+        return _system_correction(before, after)
     return None
+
+
+_SYSTEM_FIELDS = frozenset({"system", "planned_rounds", "system_evidence", "event_type"})
+"""What a later export may put right in the registration: the system it reads from more
+evidence, with the rounds that system plans (a round robin's follow from its field), how it
+was read and the ``092`` words it was read from."""
+
+
+def _system_correction(
+    before: ev.TournamentRegistered, after: ev.TournamentRegistered
+) -> ev.SystemCorrected | None:
+    """``system_corrected`` when the registration now differs in its system (and with it,
+    only in the rounds it plans and how it was read); ``None`` for any other change.
+
+    >>> old = ev.parse_input('{"type": "tournament_registered", "tournament_id": "t", '
+    ...                      '"start_date": "2011-05-02", "system": "unknown"}')
+    >>> new = ev.parse_input('{"type": "tournament_registered", "tournament_id": "t", '
+    ...                      '"start_date": "2011-05-02", "system": "round_robin", '
+    ...                      '"planned_rounds": 9}')
+    >>> fix = correction(old, new)
+    >>> fix.type, fix.system.value, fix.planned_rounds
+    ('system_corrected', 'round_robin', 9)
+    """
+    if before.system is after.system:
+        return None
+    a, b = before.__dict__, after.__dict__
+    if any(a[k] != b[k] for k in a if k not in _SYSTEM_FIELDS):
+        return None
+    return ev.SystemCorrected(
+        tournament_id=after.tournament_id,
+        system=after.system,
+        planned_rounds=after.planned_rounds,
+        system_evidence=after.system_evidence,
+        event_type=after.event_type,
+    )
+
+
+def with_system(held: ev.TournamentRegistered, fix: ev.SystemCorrected) -> ev.TournamentRegistered:
+    """The registration ``held`` as ``fix`` puts it right (what the core does to its
+    tournament, :func:`tracker.engine.transition.apply`), for a ledger rebuilt from the
+    events sent."""
+    update: dict[str, object] = {
+        "system": fix.system,
+        "planned_rounds": fix.planned_rounds,
+        "system_evidence": fix.system_evidence,
+    }
+    if fix.event_type is not None:
+        update["event_type"] = fix.event_type
+    return held.model_copy(update=update)
 
 
 def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.InputEvent, ...]:
@@ -216,6 +276,8 @@ def describe(event: ev.InputEvent) -> str:
         return f"round {event.round} reopened"
     if isinstance(event, ev.PlayerRemoved):
         return f"player {event.rank} taken off the start list"
+    if isinstance(event, ev.SystemCorrected):
+        return f"tournament {event.tournament_id}: system {event.system.value}"
     return f"tournament {event.tournament_id}"
 
 
@@ -250,6 +312,12 @@ class Ledger:
                 continue
             if isinstance(fact.event, _RETRACTIONS):
                 _forget(facts, fact.event)
+            elif isinstance(fact.event, ev.SystemCorrected):
+                # the registration held, as the correction left it
+                held = facts[("tournament",)].event
+                assert isinstance(held, ev.TournamentRegistered)
+                fixed = with_system(held, fact.event)
+                facts[("tournament",)] = Fact(fixed, fact.source)
             else:
                 facts[fact_key(fact.event)] = Fact(canonical(fact.event), fact.source)
         return cls(MappingProxyType(facts), state)
