@@ -9,7 +9,7 @@ emits nothing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TypeVar
 
@@ -48,13 +48,28 @@ class Rejected(ValueError):
         self.message = message
 
 
-def apply(state: TournamentState | None, event: ev.InputEvent) -> tuple[TournamentState, Emitted]:
-    """Apply one input event. Raises :exc:`Rejected` for input that must not change state."""
+Evaluate = Callable[[TournamentState, int], tuple[TournamentState, Emitted]]
+"""What a finished round derives: the state after announcing round ``number`` and its
+alerts (:func:`evaluate_round`)."""
+
+Core = Callable[[TournamentState | None, ev.InputEvent], tuple[TournamentState, Emitted]]
+"""A transition as the stream processor calls it (:func:`apply`, or :func:`apply` with a
+lighter :data:`Evaluate` in the benchmarks that measure the shell around the core)."""
+
+
+def apply(
+    state: TournamentState | None, event: ev.InputEvent, evaluate: Evaluate | None = None
+) -> tuple[TournamentState, Emitted]:
+    """Apply one input event. Raises :exc:`Rejected` for input that must not change state.
+
+    ``evaluate`` is what each finished round derives, :func:`evaluate_round` unless given:
+    ``bench/bench_streams.py`` passes one that derives only ``round_finished``, to measure
+    what the worker costs without the norm work."""
     after = record(state, event)
     if after is state or isinstance(event, ev.TournamentRegistered | ev.PlayerRegistered):
         return after, []  # a repeated fact derives nothing again; registrations derive nothing
     assert state is not None
-    return _derive(state, after, event)
+    return _derive(state, after, event, evaluate or evaluate_round)
 
 
 def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
@@ -446,7 +461,7 @@ def _reopen(state: TournamentState, e: ev.RoundReopened) -> TournamentState:
 
 
 def _derive(
-    before: TournamentState, after: TournamentState, event: ev.InputEvent
+    before: TournamentState, after: TournamentState, event: ev.InputEvent, evaluate: Evaluate
 ) -> tuple[TournamentState, Emitted]:
     """What a new fact changes in what is announced. A fact of a round still being played
     derives nothing until its round finishes; every round that has now finished is
@@ -456,10 +471,10 @@ def _derive(
     is no longer finished."""
     first = _first_round(event)
     if not _corrects(before, after, event):
-        return _advance(after)
+        return _advance(after, evaluate)
     last = _still_finished(before, after, event)
     state, out = correct(before, after, first, last, _why(event))
-    state, more = _advance(state)
+    state, more = _advance(state, evaluate)
     return state, out + more
 
 
@@ -524,16 +539,16 @@ def _why(event: ev.InputEvent) -> str:
     return f"the result of {board} was corrected to {event.result}"
 
 
-def _advance(state: TournamentState) -> tuple[TournamentState, Emitted]:
+def _advance(state: TournamentState, evaluate: Evaluate) -> tuple[TournamentState, Emitted]:
     """Announce every round that has now finished, in order."""
     out: Emitted = []
     for number in range(state.announced + 1, state.finished_after(state.announced) + 1):
-        state, emitted = _evaluate(state, number)
+        state, emitted = evaluate(state, number)
         out.extend(emitted)
     return state, out
 
 
-def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emitted]:
+def evaluate_round(state: TournamentState, number: int) -> tuple[TournamentState, Emitted]:
     """Round ``number``'s ``round_finished``, then its alerts against those in force:
     norms, title levels, prospects."""
     view = view_after(state, number)
@@ -543,7 +558,7 @@ def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emi
     out.extend(rating_alerts(state, view, sent))
     if view.gate.norms:
         out.extend(prospect_alerts(state, view, sent, watch=watch))
-    finished = _round_finished(state, number, view.rows, view.not_a_norm_event)
+    finished = round_finished(state, number, view.rows, view.not_a_norm_event)
     if f"round:{number}" in sent:
         sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
     out.insert(0, finished)  # first, then its alerts
@@ -556,7 +571,7 @@ def _evaluate(state: TournamentState, number: int) -> tuple[TournamentState, Emi
     return new_state, out
 
 
-def _round_finished(
+def round_finished(
     state: TournamentState,
     number: int,
     rows: Sequence[PlayerRound],
