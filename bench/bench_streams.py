@@ -55,6 +55,7 @@ import time
 import uuid
 from collections.abc import Iterator, Sequence
 from datetime import datetime
+from functools import partial
 from importlib.util import find_spec
 from pathlib import Path
 from typing import Any
@@ -89,6 +90,9 @@ from streams.records import encode_input  # noqa: E402
 from streams.settings import Settings  # noqa: E402
 from streams.synthetic import interleave, round_robin  # noqa: E402
 from tracker import contract as ev  # noqa: E402
+from tracker.engine.round_alerts import Emitted  # noqa: E402
+from tracker.engine.state import TournamentState  # noqa: E402
+from tracker.engine.transition import Core, apply, round_finished  # noqa: E402
 
 # ------------------------------------------------------------------ worker processes
 
@@ -206,23 +210,28 @@ def passthrough_worker() -> int:
     return 0
 
 
-def reduced_worker(argv: list[str], summaries: bool) -> int:
-    """The tracker worker with a core that derives only each round's ``round_finished``:
-    with no standings in it (``summaries`` false: the *ceiling*, what the tracker's Kafka
-    side costs on its own), or with the real standings and live ratings (the *summaries*
-    run: a tracker that publishes round summaries and does no norm work). Everything else
-    runs as in production: validation, facts, table writes, sends. Benchmark only."""
-    from cli.main import main as tracker_main
-    from tracker.engine import transition
+def reduced_core(summaries: bool) -> Core:
+    """The transition with a round that derives only its ``round_finished``: with no
+    standings in it (``summaries`` false: the *ceiling*, what the tracker's Kafka side costs
+    on its own), or with the real standings and live ratings (the *summaries* run: a tracker
+    that publishes round summaries and does no norm work)."""
     from tracker.engine.evaluation import standings
 
-    def round_finished_only(state: Any, number: int) -> tuple[Any, list[Any]]:
+    def round_finished_only(state: TournamentState, number: int) -> tuple[TournamentState, Emitted]:
         rows = standings(state, number) if summaries else ()
-        finished = transition._round_finished(state, number, rows)
+        finished = round_finished(state, number, rows)
         return dataclasses.replace(state, announced=max(state.announced, number)), [finished]
 
-    transition._evaluate = round_finished_only
-    return tracker_main(argv)
+    return partial(apply, evaluate=round_finished_only)
+
+
+def reduced_worker(argv: list[str], summaries: bool) -> int:
+    """The tracker worker with :func:`reduced_core`; everything else runs as in production:
+    validation, facts, table writes, sends. Benchmark only."""
+    from cli.main import build_parser
+    from cli.streams import cmd_worker
+
+    return cmd_worker(build_parser().parse_args(argv), core=reduced_core(summaries))
 
 
 # ------------------------------------------------------------------ reading topics

@@ -15,8 +15,6 @@ from typing import Any
 
 from follow.limits import MAX_BYTES, TIMEOUT, Limits
 
-SYSTEMS = ["swiss", "round_robin", "double_round_robin"]
-
 
 def register(sub: Any, editions: list[str], editions_help: str) -> None:
     """Add ``follow`` to ``tracker``'s sub-parsers."""
@@ -84,11 +82,11 @@ def register(sub: Any, editions: list[str], editions_help: str) -> None:
         "round_reopened, player_removed, player_corrected) and what the file says now is sent",
     )
     p.add_argument("--edition", choices=editions, help=editions_help)
-    from cli.main import rounds_option, watch_option
+    from cli.main import rounds_option, system_option, watch_option
 
     rounds_option(p)
+    system_option(p)
     watch_option(p)
-    p.add_argument("--system", choices=SYSTEMS, help="pairing system (overrides the file)")
     facts = p.add_argument_group(
         "event facts for a broadcast followed alone (default: the start list's TRF header)"
     )
@@ -149,16 +147,12 @@ def cmd_follow(args: argparse.Namespace) -> int:
     def report(r: Report) -> None:
         say(f"follow: {r}")
 
-    start_list, start_trf = _start_list(args.players) if args.players else (None, None)
-    overrides: dict[str, object] = {}
-    if args.rounds is not None:
-        overrides["planned_rounds"] = args.rounds
-    if args.system is not None:
-        from tracker.domain.tournaments import System
+    from tracker import contract as ev
+    from tracker.domain.tournaments import System
 
-        overrides["system"] = System(args.system)
-    if args.edition is not None:
-        overrides["edition"] = args.edition
+    start_list, start_trf = _start_list(args.players) if args.players else (None, None)
+    named = System(args.system) if args.system else None
+    overrides = ev.Overrides(args.edition, args.rounds, named)
     options = Options(
         interval=args.interval,
         accept_removals=args.accept_removals,
@@ -225,24 +219,27 @@ def _start_list(path: str) -> tuple[Any, Any]:
         raise InputError(f"{path}: {exc}") from None
 
 
-def _event(
-    args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: dict[str, object]
-) -> Any:
+def _event(args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: Any) -> Any:
     """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
-    with the event facts of the command line over it."""
+    with the event facts of the command line over it. The system is what the start list's
+    records say (:mod:`tracker.formats.pairing_system`; a rating list says nothing), else
+    ``--system``: unknown where neither tells."""
     import dataclasses
 
     import pydantic
 
     from tracker import contract as ev
-    from tracker.domain.tournaments import System, round_robin_rounds
+    from tracker.domain.tournaments import System
     from tracker.formats.trf import TrfError, slugify, to_events
     from tracker.host.replay import InputError
 
-    fields: dict[str, object] = {}
+    fields: dict[str, object] = {
+        "system": System.UNKNOWN,
+        "system_evidence": "system unknown: a broadcast followed alone, whose start list "
+        "names no system (--system names it)",
+    }
     if start_trf is not None:
-        # a start list: its header and players, not its rounds (a round robin without XNS
-        # is not inferred from a start list)
+        # a start list: its header and players, not its rounds
         trf = start_trf.without_rounds()
         if args.start_date is not None and trf.header.start_date is None:
             # the command line dates a start list that does not (neither 042 nor 132)
@@ -258,8 +255,10 @@ def _event(
             header = start_trf.header
             fields = {"name": header.name, "start_date": header.start_date}
             fields = {k: v for k, v in fields.items() if v}
-        if start_trf.header.system is None:
-            fields.pop("system", None)
+            reading = trf.system_reading
+            fields["system"] = reading.system
+            if header.system is None:
+                fields["system_evidence"] = reading.evidence
     given = {
         "name": args.name,
         "start_date": args.start_date,
@@ -270,12 +269,8 @@ def _event(
         "round_dates": args.round_dates,
     }
     fields.update({k: v for k, v in given.items() if v is not None})
-    fields.update(overrides)
-    system = System(fields.setdefault("system", System.ROUND_ROBIN))
     if "tournament_id" not in fields and fields.get("name"):
         fields["tournament_id"] = slugify(str(fields["name"]))
-    if fields.get("planned_rounds") is None and system.predetermined:
-        fields["planned_rounds"] = round_robin_rounds(len(start_list.players), system)
     for name, flag in (
         ("tournament_id", "--tournament-id or --name"),
         ("start_date", "--start-date"),
@@ -283,11 +278,12 @@ def _event(
         if not fields.get(name):
             raise InputError(f"{flag}: a broadcast followed alone needs it")
     try:
-        return ev.TournamentRegistered.model_validate(fields)
+        registered = ev.TournamentRegistered.model_validate(fields)
     except pydantic.ValidationError as exc:
         raise InputError(
             f"event facts: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}"
         ) from None
+    return overrides.apply(registered, len(start_list.players))
 
 
 __all__ = ["cmd_follow", "register"]

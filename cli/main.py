@@ -22,6 +22,7 @@ from pathlib import Path
 
 from tracker import contract as ev
 from tracker.domain.titles import NORM_TITLES, Title
+from tracker.domain.tournaments import System
 from tracker.engine.state import TournamentState
 from tracker.host.replay import (
     InputError,
@@ -57,13 +58,16 @@ def _why(exc: OSError) -> str:
     return reasons.get(exc.errno or 0, exc.strerror or str(exc))
 
 
-def _load(path: str, edition: str | None, rounds: int | None = None) -> list[Sourced]:
+def _load(
+    path: str, edition: str | None, rounds: int | None = None, system: str | None = None
+) -> list[Sourced]:
     file = Path(path)
     try:
         data = file.read_bytes()
     except OSError as exc:
         raise InputError(f"{path}: cannot read it: {_why(exc)}") from None
-    return with_overrides(read_bytes(data, file.name), edition, rounds)
+    named = System(system) if system else None
+    return with_overrides(read_bytes(data, file.name), edition, rounds, named)
 
 
 def _write(path: str, data: bytes) -> None:
@@ -133,7 +137,7 @@ class Progress:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    events = _load(args.file, args.edition, args.rounds)
+    events = _load(args.file, args.edition, args.rounds, args.system)
     run = Replay()
     out = sys.stdout
     announced: set[str] = set()
@@ -148,7 +152,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _final_state(args: argparse.Namespace) -> TournamentState:
-    events = _load(args.file, args.edition, args.rounds)
+    events = _load(args.file, args.edition, args.rounds, args.system)
     run = Replay()
     for item in events:
         run.feed(item)
@@ -252,6 +256,19 @@ def _format_of(out: str | None) -> str:
     return {".pdf": "pdf", ".html": "html", ".htm": "html"}.get(suffix, "json")
 
 
+SYSTEMS = [s.value for s in System if s is not System.UNKNOWN]
+
+
+def system_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--system",
+        choices=SYSTEMS,
+        help="the pairing system, overriding the file (read from XNS, 092, 192, the field "
+        "against the rounds and the pairings; without them it is unknown and a norm is "
+        "announced with that assumption named, never secured or certified)",
+    )
+
+
 def rounds_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--rounds",
@@ -329,6 +346,7 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--top", type=int, default=10, help="standings rows shown per round")
     watch_option(replay)
     rounds_option(replay)
+    system_option(replay)
     progress_flag(replay)
     replay.set_defaults(func=cmd_replay)
 
@@ -352,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--round", type=int, help="after this round (default: the last finished)")
     check.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     rounds_option(check)
+    system_option(check)
     check.set_defaults(func=cmd_check)
 
     cert = sub.add_parser(
@@ -377,6 +396,7 @@ def build_parser() -> argparse.ArgumentParser:
     cert.add_argument("--out", metavar="PATH", help="write here (default: stdout)")
     cert.add_argument("--edition", choices=EDITION_NAMES, help=editions_help)
     rounds_option(cert)
+    system_option(cert)
     cert.set_defaults(func=cmd_certificate)
 
     from cli.follow import register as register_follow  # the shell's loop stays outside

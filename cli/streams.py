@@ -11,9 +11,12 @@ import asyncio
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from streams.settings import Settings
+
+if TYPE_CHECKING:
+    from tracker.engine.transition import Core
 
 BROKER_HELP = "bootstrap broker, kafka://host:port (default: $TRACKER_BROKER or localhost:9092)"
 
@@ -169,7 +172,9 @@ def _quiet_clients() -> None:
     quiet_clients()
 
 
-def cmd_worker(args: argparse.Namespace) -> int:
+def cmd_worker(args: argparse.Namespace, core: Core | None = None) -> int:
+    """``tracker worker``; ``core`` replaces the transition every fact goes through (only
+    ``bench/bench_streams.py`` gives one, to measure the worker without the norm work)."""
     from aiokafka.errors import KafkaError
 
     from streams.kafka import prepare
@@ -201,7 +206,7 @@ def cmd_worker(args: argparse.Namespace) -> int:
     from streams.faust.wiring import build
 
     logging.getLogger("aiokafka").setLevel(logging.NOTSET)
-    wiring = build(settings)
+    wiring = build(settings) if core is None else build(settings, core)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
     try:
         worker.execute_from_commandline()

@@ -15,7 +15,7 @@ import asyncio
 import dataclasses
 import gc
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 from follow.sources import Source, SourceError
@@ -59,8 +59,8 @@ class Options:
     accept_removals: bool = False
     tournament_id: str | None = None
     """For the arbiter's file: overrides the file's id (``XNI`` or a slug of the name)."""
-    overrides: Mapping[str, object] = dataclasses.field(default_factory=dict)
-    """Fields of ``tournament_registered`` given on the command line."""
+    overrides: ev.Overrides = ev.Overrides()
+    """What the command line gives over the file's ``tournament_registered``."""
     event: ev.TournamentRegistered | None = None
     """A broadcast-only event's registration (from the command line)."""
 

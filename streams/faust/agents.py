@@ -48,6 +48,7 @@ from streams.processor import (
 from streams.records import AUDIENCE_OF, Archived, key_partition
 from streams.settings import Audience, Settings
 from streams.titles import title_messages
+from tracker.engine.transition import Core, apply
 
 log = logging.getLogger(__name__)
 
@@ -79,11 +80,11 @@ class Channels:
 class Tracker:
     """The agent's state and steps (one per worker process)."""
 
-    def __init__(self, settings: Settings, channels: Channels) -> None:
+    def __init__(self, settings: Settings, channels: Channels, core: Core = apply) -> None:
         self.settings = settings
         self.channels = channels
         self.input_name: str = channels.input.get_topic_name()
-        self.processor = Processor(topic=self.input_name, limits=Limits.of(settings))
+        self.processor = Processor(topic=self.input_name, limits=Limits.of(settings), core=core)
         self.in_flight: dict[int, list[tuple[list[Any], tuple[str, ...]]]] = defaultdict(list)
         """Per partition: the send futures of alerts not yet acknowledged, with their facts."""
         self.lock = asyncio.Lock()
@@ -380,9 +381,12 @@ def stop(code: int, message: str, exc: BaseException | None = None) -> None:
     os._exit(code)
 
 
-def attach(app: Any, settings: Settings, channels: Channels) -> tuple[Any, Tracker]:
-    """Register the agent on ``app``; returns it and its :class:`Tracker`."""
-    tracker = Tracker(settings, channels)
+def attach(
+    app: Any, settings: Settings, channels: Channels, core: Core = apply
+) -> tuple[Any, Tracker]:
+    """Register the agent on ``app``, its facts going through ``core``; returns it and its
+    :class:`Tracker`."""
+    tracker = Tracker(settings, channels, core)
 
     async def track(stream: Any) -> None:
         async for event in stream.events():

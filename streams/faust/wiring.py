@@ -19,6 +19,7 @@ from streams.faust.titles import TitlesAgent
 from streams.feed import AlertFeed
 from streams.processor import Processor
 from streams.settings import Audience, Settings
+from tracker.engine.transition import Core, apply
 
 
 @dataclasses.dataclass
@@ -106,7 +107,7 @@ def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:
     )
 
 
-def build(settings: Settings | None = None) -> Wiring:
+def build(settings: Settings | None = None, core: Core = apply) -> Wiring:
     settings = settings or Settings()
     app = make_app(settings)
 
@@ -130,7 +131,7 @@ def build(settings: Settings | None = None) -> Wiring:
     channels = Channels(
         wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts, title_facts
     )
-    wiring.agent, wiring.tracker = agents.attach(app, settings, channels)
+    wiring.agent, wiring.tracker = agents.attach(app, settings, channels, core)
     titles_table = app.Table(
         "titles", partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
@@ -158,4 +159,3 @@ def mount_web(wiring: Wiring) -> web.Views:
     backend = web.Backend(tracker.processor, AlertFeed(wiring.settings), wiring.settings, owner)
     server: Any = app.web  # Faust's aiohttp driver (its base type does not name web_app)
     return web.mount(server.web_app, backend)
-

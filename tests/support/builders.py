@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import date
 
@@ -224,6 +225,17 @@ def climber_events(
         out.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=r + 1, result="1-0"))
         out.append(ev.RoundClosed(tournament_id=tid, round=r))
     return out
+
+
+_LIVE_LEVEL = re.compile(r"(\w+) level \d+ reached live in round (\d+) \((\d+)\)")
+
+
+def live_levels(alerts: Sequence[ev.OutputEvent], rank: int) -> list[tuple[str, int, int]]:
+    """The title levels the last round summary says the player reached only live (2009
+    1.3: FM, CM, WFM, WCM need a published rating), as (title, round, live rating)."""
+    last = [a for a in alerts if isinstance(a, ev.RoundFinished)][-1]
+    (row,) = [s for s in last.standings if s.player.rank == rank]
+    return [(t, int(r), int(rating)) for t, r, rating in _LIVE_LEVEL.findall(row.note)]
 
 
 def berger(n: int) -> list[list[tuple[int, int]]]:

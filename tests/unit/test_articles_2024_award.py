@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from tests.support.builders import FIDE_2009, FIDE_2024, climber_events, player
+from tests.support.builders import FIDE_2009, FIDE_2024, climber_events, live_levels, player
 from tracker import contract as ev
 from tracker.domain.results import Code
 from tracker.domain.tournaments import EventKind, System, Tournament
@@ -112,14 +112,13 @@ def test_1_3_title_by_rating_needs_30_rated_games() -> None:
 
 
 def test_1_3_the_2009_edition_has_no_game_count_before_1_july_2017() -> None:
-    """An event starting the day before 1.3's 30 games took effect: fide-2009r2012."""
-    alert = fm_alert(rating_events(date(2017, 6, 30), 25))
-    assert (alert.round, alert.live_rating, alert.rated_games, alert.edition) == (
-        1,
-        2310,
-        26,
-        "fide-2009r2012",
-    )
+    """An event starting the day before 1.3's 30 games took effect: fide-2009r2012, whose
+    FM level counts from round 1 with 26 games, on a published list (2009 1.3, issue 19):
+    said on the standing, not announced."""
+    found = list(replay(rating_events(date(2017, 6, 30), 25)))
+    assert not [a for a in found if isinstance(a, ev.TitleRatingReached)]
+    assert {a.edition for a in found} == {"fide-2009r2012"}
+    assert live_levels(found, 1) == [("FM", 1, 2310)]
 
 
 def test_1_3_unknown_game_count_reports_the_level_and_says_so() -> None:

@@ -4,13 +4,12 @@ after a refactor moved the function it times; these runs catch that at test time
 
 from __future__ import annotations
 
-import inspect
-
 import pytest
 
 pytest.importorskip("aiokafka", reason="the benchmarks need the bench extra")
 
 from bench import bench_core
+from tests.support.builders import tournament_events
 from tracker.engine import transition
 
 
@@ -23,15 +22,22 @@ def test_bench_core_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) ->
     assert transition.prospect_alerts.__name__ == "prospect_alerts"  # put back afterwards
 
 
-def test_the_reduced_worker_of_bench_streams_replaces_what_transition_calls() -> None:
-    """``bench_streams.reduced_worker`` swaps ``transition._evaluate(state, number)`` and
-    calls ``transition._round_finished(state, number, rows)``."""
-    evaluate = inspect.signature(transition._evaluate)
-    assert list(evaluate.parameters) == ["state", "number"]
-    finished = inspect.signature(transition._round_finished)
-    assert list(finished.parameters)[:3] == ["state", "number", "rows"]
-    rest = list(finished.parameters.values())[3:]
-    assert all(p.default is not inspect.Parameter.empty for p in rest)
+@pytest.mark.parametrize("summaries", [False, True])
+def test_the_reduced_core_of_bench_streams_derives_only_round_finished(summaries: bool) -> None:
+    """``bench_streams.reduced_core`` (the worker of the *ceiling* and *summaries* runs):
+    a round robin of four gives one ``round_finished`` per round and no other alert, with
+    the standings only in the *summaries* run."""
+    from bench import bench_streams
+
+    core = bench_streams.reduced_core(summaries)
+    names = [(f"P{i}", 2400 + 10 * i, None, "GER") for i in range(4)]
+    games = [(1, 1, 2, "1-0"), (1, 3, 4, "1/2-1/2"), (2, 1, 3, "0-1"), (2, 2, 4, "1-0")]
+    state, alerts = None, []
+    for event in tournament_events("t", names, games, planned_rounds=3):
+        state, out = core(state, event)
+        alerts.extend(out)
+    assert [(a.type, a.round) for a in alerts] == [("round_finished", 1), ("round_finished", 2)]
+    assert all(bool(a.standings) is summaries for a in alerts)  # type: ignore[union-attr]
 
 
 def test_bench_titles_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) -> None:

@@ -48,6 +48,21 @@ def test_following_a_finished_file_once_prints_what_replay_prints(
     assert out == want
 
 
+BROADCAST = ["follow", "--pgn", str(FOLLOW / "costa-brava-2011.pgn"), "--once"]
+"""The README's broadcast followed alone, once; the start list and the event facts follow."""
+FACTS = [
+    "--name",
+    "Costa Brava Invitational 2011",
+    "--start-date",
+    "2011-10-14",
+    "--time-control",
+    "90 min/40 moves + 30 min + 30 sec/move",
+    "--format",
+    "jsonl",
+]
+"""The event facts of the README's command that the tests below share."""
+
+
 @pytest.mark.parametrize(
     "players", ["costa-brava-2011-players.txt", "costa-brava-2011-players.xml"]
 )
@@ -56,32 +71,42 @@ def test_the_readme_broadcast_alone_with_fides_rating_list(
 ) -> None:
     code, out, err = run(
         capsys,
-        "follow",
-        "--pgn",
-        str(FOLLOW / "costa-brava-2011.pgn"),
+        *BROADCAST,
         "--players",
         str(FOLLOW / players),
-        "--name",
-        "Costa Brava Invitational 2011",
-        "--start-date",
-        "2011-10-14",
+        *FACTS,
         "--end-date",
         "2011-10-21",
         "--federation",
         "ESP",
         "--tournament-id",
         "gm-roundrobin-2011",
-        "--time-control",
-        "90 min/40 moves + 30 min + 30 sec/move",
         "--round-dates",
         "2011-10-14,2011-10-15,2011-10-16,2011-10-17,2011-10-18,2011-10-18,2011-10-19,"
         "2011-10-20,2011-10-21",
-        "--once",
-        "--format",
-        "jsonl",
+        "--system",
+        "round_robin",
     )
     assert code == 0, err
     assert out.splitlines() == replay_lines((SEEDS / "gm-roundrobin-2011.trf").read_text())
+
+
+def test_a_broadcast_alone_whose_start_list_names_no_system_guesses_none(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """FIDE's rating list says nothing of the system, nor does the broadcast: without
+    ``--system`` it is unknown (issue 19), and the GM norm the round robin gives comes with
+    that assumption as its condition, never secured."""
+    players = str(FOLLOW / "costa-brava-2011-players.txt")
+    code, out, err = run(capsys, *BROADCAST, "--players", players, *FACTS, "--rounds", "9")
+    assert code == 0, err
+    norms = [a for line in out.splitlines() if (a := json.loads(line))["type"] == "norm_achieved"]
+    assert norms
+    for norm in norms:
+        assert not norm["secured_early"]
+        (condition,) = norm["conditions"]
+        assert condition["text"].startswith("system unknown: a broadcast followed alone")
+        assert "--system" in condition["text"]
 
 
 def test_a_trf_start_list_without_a_start_date_takes_it_from_the_command_line(

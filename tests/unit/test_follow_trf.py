@@ -425,11 +425,11 @@ async def test_the_real_corpus_followed_live_gives_the_alerts_of_replay(path: Pa
     program would have exported it: byes ahead, rounds without XXR, team records, other code
     pages (read back as the file's text)."""
     final = parse_trf(decode(path.read_bytes()).text)
-    overrides: dict[str, object] = {}
+    overrides = ev.Overrides()
     if final.header.system is None and final.system.predetermined:
-        # a round robin without XNS is one only once every pair has met: the operator says
-        # so (--system), as the README asks
-        overrides["system"] = final.system
+        # a round robin without XNS or 092 is one only once every pair has met: the
+        # operator says so (--system), as the README asks
+        overrides = ev.Overrides(system=final.system)
     with serving() as server:
         run = make_follower(
             UrlSource(server.url("/t.trf")), options=Options(interval=0.0, overrides=overrides)

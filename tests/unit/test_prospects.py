@@ -202,15 +202,17 @@ def through_round(number: int) -> tuple[TournamentState, list[ev.OutputEvent]]:
 
 
 def test_a_correction_that_ends_contention_says_out_of_reach_and_back_re_enters() -> None:
-    """The round robin of test_transition: the candidate (rank 1) has 6½ after round 8 and is
-    in contention (Ra 2466: 6½/9, 72 %, dp 166, Rp 2632, 1.48). Correcting her round-1 win
-    into a loss leaves 5½ and one game: still possible, nothing to say. Correcting her
-    round-3 win into a draw too leaves at most 6/9 (67 %, dp 125, Rp 2591): out of reach.
-    Correcting it back brings her into contention again, under a new id; repeats change
-    nothing, and the same facts give the same ids."""
+    """The round robin of test_transition: the candidate (rank 1) has 6½ after round 8 and
+    one game left: 6½/9 (Ra 2466, 72 %, dp 166, Rp 2632, 1.48) whatever it brings, so she
+    leaves contention with the norm certain (issue 19). Correcting her round-1 win into a
+    loss leaves 5½ and one game: the norm is no longer certain but still possible, so she is
+    in contention again. Correcting her round-3 win into a draw too leaves at most 6/9 (67 %,
+    dp 125, Rp 2591): out of reach. Correcting it back brings her into contention again,
+    under a new id; repeats change nothing, and the same facts give the same ids."""
     state, alerts = through_round(8)
     entered = [a for a in alerts if isinstance(a, ev.NormProspect) and a.player.rank == 1]
-    assert [(a.round, a.status) for a in entered] == [(1, "entered")]
+    assert [(a.round, a.status) for a in entered] == [(1, "entered"), (8, "left")]
+    assert entered[1].reason == "norm certain whatever the remaining games bring"
     assert next(b for b in berger(10)[0] if 1 in b) == (1, 10)
     assert next(b for b in berger(10)[2] if 1 in b) == (1, 8)
 
@@ -222,7 +224,11 @@ def test_a_correction_that_ends_contention_says_out_of_reach_and_back_re_enters(
         ]
 
     state, first = run([correction(1, 1, 10, "0-1")], state)
-    assert mine(first) == []
+    assert mine(first) == [("norm_prospect", 8)]
+    assert [a.type for a in first if a.type.startswith("norm_") and a.player.rank == 1] == [
+        "norm_revoked",
+        "norm_prospect",
+    ]
     state, out = run([correction(3, 1, 8, "1/2-1/2")], state)
     assert mine(out) == [("norm_out_of_reach", 8)]
     (gone,) = [a for a in out if isinstance(a, ev.NormOutOfReach) and a.player.rank == 1]

@@ -22,6 +22,10 @@ What is proved, for every generated case (editions fide-pre-2009, fide-2009, fid
 * **Round robin: in contention ⇒ some continuation gives the norm** (candidates without
   byes entered ahead: the prospects do not use them, see the README). So a round robin's
   contention is exact.
+* **Round robin: certain ⇒ every continuation gives the norm**: a norm announced as
+  secured before it is achieved (:func:`tracker.engine.secured.certain_norm`) is given by
+  every continuation, and by those where the candidate loses a game before the last round
+  by forfeit too (:func:`test_a_certain_norm_is_given_by_every_continuation`).
 * **Swiss: in contention ⇒ the relaxed problem is feasible**, which is what the bound
   states and all that is proved: some number of counted remaining games and some choice
   of wins so far left out give the rating requirement against the strongest players not
@@ -51,7 +55,7 @@ from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.prospects import Outlook, Status
-from tracker.engine.secured import norm_secured
+from tracker.engine.secured import secured_norm
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, find_norm
 
@@ -282,8 +286,8 @@ def judged(case: Case) -> Iterator[tuple[TournamentState, Title, Status]]:
     cells = state.all_cells(case.up_to)
     for title in (Title.GM, Title.IM):
         verdict = find_norm(state.players[1], cells[1], title, view.ctx, state.title_rules)
-        if verdict is not None and norm_secured(state, 1, title, verdict, case.up_to, cells):
-            continue  # secured: nothing left to prospect
+        if secured_norm(state, 1, title, verdict, case.up_to, cells, view.ctx) is not None:
+            continue  # secured (achieved, or certain): nothing left to prospect
         yield state, title, view.prospect(1, title, secured=False, detail=False).status
 
 
@@ -356,3 +360,57 @@ def test_swiss_contention_is_often_real() -> None:
     count()
     assert possible >= 10
     assert real >= possible // 4, (real, possible)
+
+
+def every_result(case: Case, state: TournamentState) -> Iterator[list[Cell]]:
+    """A round robin's continuations (:func:`continuations`), and those where the candidate
+    loses a game before the last round by forfeit: every way the remaining games can end
+    but a last round the candidate does not play (which :func:`certain_norm` assumes)."""
+    u = case.up_to
+    cycles = 2 if case.system is System.DOUBLE_ROUND_ROBIN else 1
+    met = [c.opponent for c in state.cells(1, u) if c.opponent is not None]
+    todo = [o for o in range(2, len(case.field) + 2) for _ in range(cycles - met.count(o))]
+    for order in set(itertools.permutations(todo)):
+        for codes in itertools.product("1=0+-", repeat=len(order) - 1):
+            for last in "1=0+":
+                yield [
+                    Cell(u + 1 + i, o, Code.parse(c))
+                    for i, (o, c) in enumerate(zip(order, (*codes, last), strict=True))
+                ]
+
+
+CERTAIN = Case(
+    "2009",
+    System.ROUND_ROBIN,
+    (*[(2500, "GM", "FRA")] * 3, *[(2500, "GM", "ESP")] * 3, *[(2500, "GM", "NED")] * 3),
+    9,
+    tuple((o, "1") for o in range(2, 9)),
+)
+"""7/7 against GMs rated 2500 with two rounds left: 7/9 gives the GM norm whatever happens."""
+
+
+def test_a_certain_norm_is_given_by_every_continuation() -> None:
+    """Where a round-robin norm is announced as certain before it is achieved, every
+    continuation gives it (the transition announces it after some later round); and the
+    claim is made often enough for this to be a test."""
+    claims = 0
+
+    @SETTINGS
+    @example(case=CERTAIN)
+    @given(case=round_robin_cases())
+    def check(case: Case) -> None:
+        nonlocal claims
+        state = state_of(case)
+        cells = state.all_cells(case.up_to)
+        ctx = context(state, case.up_to, cells)
+        for title in (Title.GM, Title.IM):
+            verdict = find_norm(state.players[1], cells[1], title, ctx, state.title_rules)
+            sure = secured_norm(state, 1, title, verdict, case.up_to, cells, ctx)
+            if sure is None or not sure.certain:
+                continue
+            claims += 1
+            for future in every_result(case, state):
+                assert gives_norm(case, state, ctx, future, title), (title, future, case)
+
+    check()
+    assert claims >= 5, claims

@@ -112,9 +112,12 @@ def test_rapid_event_gives_no_norm_b02_1_1() -> None:
 
 
 def test_blitz_event_gives_no_title_rating_b02_1_1() -> None:
-    """A seed whose live ratings reach a title level, played as blitz: no title alert."""
-    assert kinds(alerts(seed("swiss-open-9r-2012.trf")))["title_rating_reached"] == 1
-    blitz = alerts(seed("swiss-open-9r-2012.trf", r122="3 min + 2 sec"))
+    """A seed whose live ratings reach a title level, played as blitz: no title alert.
+    Judged under 2024, whose 1.3 counts an interim rating for CM (under 2009 the live CM
+    level is only a note: 1.3 asks a published rating, issue 19)."""
+    standard = alerts(seed("swiss-open-9r-2012.trf"), "fide-2024")
+    assert kinds(standard)["title_rating_reached"] == 1
+    blitz = alerts(seed("swiss-open-9r-2012.trf", r122="3 min + 2 sec"), "fide-2024")
     assert set(kinds(blitz)) == {"round_finished"}
 
 
@@ -163,18 +166,29 @@ def small_event(time_control: str) -> list[ev.OutputEvent]:
     return list(replay(Sourced(e, "x") for e in events))
 
 
+def _fm_note(found: list[ev.OutputEvent]) -> str:
+    """The note the last round summary gives player 1's standing (a live title level that
+    2009 1.3 counts only on a published list)."""
+    last = [a for a in found if isinstance(a, ev.RoundFinished)][-1]
+    return next(s.note for s in last.standings if s.player.rank == 1)
+
+
 def test_norm_needs_120_minutes_1_14_even_where_games_are_rated() -> None:
     """2009 1.14 (2024 1.1.3): a norm event gives 120 minutes. At 60 min + 30 s (90 for
     60 moves) a field below 2400 plays rated games (B.02 1.1: 90 from 1800), so the FM level
-    reached by player 1 is announced, but the event gives no norm or prospect; at 60 minutes
-    the games are not rated (B.02 1.1) and no title level is announced either."""
+    reached live by player 1 is said (2009 1.3: as a note, a published rating being needed
+    for the title), but the event gives no norm or prospect; at 60 minutes the games are not
+    rated (B.02 1.1) and no title level is said either."""
     ninety = small_event("60 min + 30 sec/move")
-    assert kinds(ninety) == Counter({"round_finished": 3, "title_rating_reached": 1})
+    assert kinds(ninety) == Counter({"round_finished": 3})
+    assert _fm_note(ninety).startswith("FM level 2300 reached live in round 1 (2302)")
     first = ninety[0]
     assert isinstance(first, ev.RoundFinished)
     assert "needs ≥ 120 min for 60 moves (1.14)" in (first.not_a_norm_event or "")
-    assert kinds(small_event("60 min")) == Counter({"round_finished": 3})
-    assert kinds(small_event("90 min + 30 sec/move"))["title_rating_reached"] == 1
+    sixty = small_event("60 min")
+    assert kinds(sixty) == Counter({"round_finished": 3})
+    assert _fm_note(sixty) == ""
+    assert _fm_note(small_event("90 min + 30 sec/move")).startswith("FM level 2300")
 
 
 def test_no_time_control_keeps_norms_and_says_so() -> None:
@@ -207,19 +221,86 @@ def test_check_breakdown_names_the_rate_of_play(
 # --------------------------------------------------------------------------- round dates
 
 
+CROWDED_132 = " " * 87 + (
+    "11/10/14  11/10/15  11/10/15  11/10/15  11/10/16  11/10/17  11/10/18  11/10/19  11/10/20"
+)
+"""The seed's round dates with three rounds on 15 October (issue 19)."""
+
+
 def test_1_13_and_1_1_3_two_rounds_a_day_at_most() -> None:
-    """The seed has one day with two rounds: within the limit. Three rounds on a day break
-    it (a flag, 2009 1.13 / 2024 1.1.3)."""
+    """The seed has one day with two rounds: within the limit (the flag says so)."""
     norm = next(a for a in alerts(seed("gm-roundrobin-2011.trf")) if isinstance(a, ev.NormAchieved))
     assert norm.flags is not None
     assert (norm.flags.rounds_per_day, norm.flags.rounds_per_day_ok) == (2, True)
-    dates = (
-        "11/10/14  11/10/15  11/10/15  11/10/15  11/10/16  11/10/17  11/10/18  11/10/19  11/10/20"
-    )
-    crowded = seed("gm-roundrobin-2011.trf", r132=" " * 87 + dates)
-    norm = next(a for a in alerts(crowded) if isinstance(a, ev.NormAchieved))
-    assert norm.flags is not None
-    assert (norm.flags.rounds_per_day, norm.flags.rounds_per_day_ok) == (3, False)
+
+
+@pytest.mark.parametrize(("edition", "article"), [(None, "1.13"), ("fide-2024", "1.1.3")])
+def test_three_rounds_a_day_give_no_norm_and_no_title_level(
+    edition: str | None, article: str
+) -> None:
+    """2009 1.13 / 2024 1.1.3: no more than two rounds a day. Three standard rounds on 15
+    October make it no title event: no norm, no prospect, no title level; every round
+    summary says why, citing the article (issue 19)."""
+    found = alerts(seed("gm-roundrobin-2011.trf", r132=CROWDED_132), edition)
+    assert not [a for a in found if a.type.startswith(("norm_", "title_", "ignorable"))]
+    summaries = [a for a in found if isinstance(a, ev.RoundFinished)]
+    assert len(summaries) == 9
+    for s in summaries:
+        assert s.not_a_norm_event is not None
+        assert "3 rounds on 2011-10-15 (132)" in s.not_a_norm_event
+        assert f"no more than 2 rounds a day ({article})" in s.not_a_norm_event
+
+
+def test_rounds_a_day_from_the_start_and_end_dates_without_132() -> None:
+    """Without round dates, 042/052 against the rounds: 9 rounds in 3 days put at least 3
+    on one day (1.13)."""
+    text = seed("gm-roundrobin-2011.trf", r132="", r042="2011/10/14", r052="2011/10/16")
+    found = alerts(text)
+    assert not [a for a in found if isinstance(a, ev.NormAchieved)]
+    finished = next(a for a in found if isinstance(a, ev.RoundFinished))
+    assert finished.not_a_norm_event is not None
+    assert "9 rounds from 2011-10-14 to 2011-10-16" in finished.not_a_norm_event
+    assert "(1.13)" in finished.not_a_norm_event
+
+
+def test_twelve_hours_a_day_at_most(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """2009 1.12: at most 12 hours of play a day, assuming 60 moves. 150 min/40 + 60 min/20
+    gives each player 210 minutes for 60 moves: two rounds on a day are 14 hours (the seed
+    plays rounds 5 and 6 on one day). ``check`` shows the failed requirement with the
+    article."""
+    text = seed("gm-roundrobin-2011.trf", r122="150 min/40 moves + 60 min/20 moves + 30 min")
+    # (the rate of play is read as 210 minutes for 60 moves)
+    found = alerts(text)
+    assert not [a for a in found if isinstance(a, ev.NormAchieved)]
+    finished = next(a for a in found if isinstance(a, ev.RoundFinished))
+    assert finished.not_a_norm_event is not None
+    assert "no more than 12 hours of play a day (1.12, 60 moves: 14 h)" in finished.not_a_norm_event
+    path = tmp_path / "slow.trf"
+    path.write_text(text, encoding="utf-8")
+    assert main(["check", str(path), "--player", "6", "--title", "GM"]) == 0
+    out = capsys.readouterr().out
+    assert "GM norm for IM Garrido Ruiz, Pablo (ESP): not achieved" in out
+    assert re.search(r"NO\s+1\.12\s+schedule.*≤ 12 h a day.*2 rounds on 2011-10-18", out), out
+
+
+def test_a_one_day_event_without_a_time_control_is_not_standard(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A one-day event of 9 rounds with no time-control record (the French rapid
+    championship 2023): a field rated 2400 or more needs 120 min each for 60 moves to be
+    rated standard (B.02 1.1), so 9 rounds take 36 hours: it is no standard event, and it
+    gives no norm and no title level; the certificate is refused with the reason."""
+    text = seed("swiss-open-9r-2012.trf", r122="", r132="", r052="2012/07/14")
+    found = alerts(text)
+    assert kinds(found).keys() == {"round_finished"}
+    reason = found[0].not_a_norm_event  # type: ignore[union-attr]
+    assert reason is not None
+    assert "9 rounds from 2012-07-14 to 2012-07-14" in reason
+    assert "takes at least 240 min (both clocks, 120 min each for 60 moves, B.02 1.1)" in reason
+    path = tmp_path / "one-day.trf"
+    path.write_text(text, encoding="utf-8")
+    assert main(["certificate", str(path), "--player", "6", "--title", "GM"]) == 2
+    assert "B.02 1.1 schedule" in capsys.readouterr().err
 
 
 def test_1_1_3a_one_round_a_day_for_gm_norms_2024() -> None:

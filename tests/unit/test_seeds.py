@@ -5,8 +5,12 @@ from __future__ import annotations
 
 import pytest
 
+from tests.support.builders import replayed
 from tests.support.paths import SEEDS
 from tracker import contract as ev
+from tracker.domain.results import Code
+from tracker.domain.titles import Title
+from tracker.engine.evaluation import verdict_for
 from tracker.host.replay import read_events, replay
 
 
@@ -37,7 +41,8 @@ EXPECTED = {
     "gm-roundrobin-2011.trf": [(9, 6, "GM", False, 6.5, 9, 2466, 2632)],
     "swiss-open-9r-2012.trf": [(9, 12, "IM", False, 6, 9, 2390, 2515)],
     "swiss-11r-secured-2013.trf": [(9, 14, "GM", True, 6.5, 9, 2536, 2702)],
-    "forfeits-2012.trf": [(9, 7, "GM", False, 6.5, 9, 2463, 2629)],
+    # certain after round 8: round 9 lost still gives it (issue 19; seeds/README.md d)
+    "forfeits-2012.trf": [(8, 7, "GM", True, 6.5, 9, 2463, 2629)],
     "dropped-win-2012.trf": [(10, 14, "GM", False, 5, 9, 2558, 2601)],
     "federation-fail-2011.trf": [],
 }
@@ -74,9 +79,17 @@ def test_1_42e_dropped_win_is_reported_as_ignorable() -> None:
 
 
 def test_1_42c_last_round_forfeit_counted_as_a_loss() -> None:
+    """The norm announced after round 8 (certain) counts round 9 as lost; after round 9 the
+    verdict counts the opponent's forfeit as a loss under 1.42c, with the same numbers."""
     (norm,) = [a for a in alerts("forfeits-2012.trf") if isinstance(a, ev.NormAchieved)]
-    last = [g for g in norm.evidence.counted if g.round == 9]
-    assert [(g.result, "1.42c" in g.note) for g in last] == [("0", True)]
+    assert norm.secured_because.startswith("certain after round 8")
+    assert [(g.round, g.result) for g in norm.evidence.counted if g.round == 9] == [(9, "0")]
+    path = SEEDS / "forfeits-2012.trf"
+    state, _ = replayed([s.event for s in read_events(path.read_text("utf-8"), path.name)])
+    final = verdict_for(state, 7, Title.GM, 9)
+    assert (final.games, final.score, final.average, final.performance) == (9, 6.5, 2463, 2629)
+    last = [g for g in final.counted if g.round == 9]
+    assert [(g.code, "1.42c" in g.note) for g in last] == [(Code.LOSS, True)]
 
 
 def test_1_43_federation_failure_is_explained() -> None:

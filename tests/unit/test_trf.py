@@ -380,9 +380,13 @@ def test_double_round_robin_is_inferred() -> None:
     assert parse_trf(trf_text(*lines)).system is System.DOUBLE_ROUND_ROBIN
 
 
-def test_incomplete_round_robin_is_a_swiss_unless_declared() -> None:
+def test_incomplete_round_robin_is_unknown_unless_declared() -> None:
+    """A round robin exported mid-event, with no word for its system and no number of
+    rounds: the file cannot tell it from a Swiss (issue 19)."""
     partial = [line[: 91 + 20] for line in ROUND_ROBIN_4]
-    assert parse_trf(trf_text(*partial)).system is System.SWISS
+    reading = parse_trf(trf_text(*partial)).system_reading
+    assert reading.system is System.UNKNOWN
+    assert "no record names the system" in reading.evidence
     declared = parse_trf(trf_text(*partial, "XNS round_robin"))
     assert declared.system is System.ROUND_ROBIN
     assert declared.header.system is System.ROUND_ROBIN
@@ -663,7 +667,7 @@ def test_duplicate_start_rank() -> None:
         (
             "XNS knockout",
             "line 1, column 5: system 'knockout' is not one of swiss, round_robin,"
-            " double_round_robin",
+            " double_round_robin, unknown",
         ),
         ("XNK zonal simul", "line 1, column 11: event kind 'simul' is not known"),
         ("XNH England", "line 1, column 5: host federation 'England' is not a 3-letter code"),

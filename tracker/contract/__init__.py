@@ -46,6 +46,7 @@ from tracker.contract.inputs import (
     RoundClosed,
     RoundEvent,
     RoundReopened,
+    SystemCorrected,
     TournamentRegistered,
     parse_input,
 )
@@ -82,6 +83,7 @@ from tracker.contract.outputs import (
     TitleRatingReached,
     TitleRatingRevoked,
 )
+from tracker.contract.overrides import Overrides
 
 __all__ = [
     "BIDI_CONTROLS",
@@ -121,6 +123,7 @@ __all__ = [
     "NormProspectRevoked",
     "NormRevoked",
     "OutputEvent",
+    "Overrides",
     "Pairing",
     "PairingRemoved",
     "PlayerCorrected",
@@ -142,6 +145,7 @@ __all__ = [
     "Standing",
     "StandingsCorrected",
     "StartRank",
+    "SystemCorrected",
     "TimeControl",
     "TitleApplication",
     "TitleApplicationComplete",

@@ -94,6 +94,9 @@ TournamentId = Annotated[str, _limits(MAX_ID, min_length=1), _PRINTABLE]
 Name = Annotated[str, _limits(MAX_NAME), _PRINTABLE]
 """A single-line text of at most :data:`MAX_NAME` characters (also the short texts)."""
 PlayerName = Annotated[str, _limits(MAX_NAME, min_length=1), _PRINTABLE]
+MAX_EVIDENCE = 400
+"""Characters of a sentence of evidence (how the system was read)."""
+Evidence = Annotated[str, _limits(MAX_EVIDENCE), _PRINTABLE]
 TimeControl = Annotated[str, _limits(MAX_TIME_CONTROL), _PRINTABLE]
 
 
@@ -142,4 +145,3 @@ def _absent(value: object) -> bool:
     of the JSON form when not given (``exclude_if``, one check in pydantic's serializer), so
     events written before they existed keep their exact form."""
     return value is None
-

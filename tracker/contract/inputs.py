@@ -31,6 +31,7 @@ from tracker.contract.fields import (
     MAX_TITLE,
     BirthDate,
     EventDate,
+    Evidence,
     FederationCode,
     GameRating,
     Name,
@@ -61,6 +62,11 @@ class TournamentRegistered(_Input):
     end_date: EventDate | None = None
     """On or after ``start_date``."""
     system: System = System.SWISS
+    """``unknown`` when the source cannot tell: norms are then announced only with the
+    assumption named, never secured (see ``system_evidence``)."""
+    system_evidence: Evidence | None = Field(default=None, exclude_if=_absent)
+    """How the system was read from the file (TRF ``092``/``192``, the field against the
+    planned rounds, the pairings), or why it is unknown; absent when given as a fact."""
     host_federation: FederationCode | None = None
     planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
     """``None`` (or absent): the number of rounds is not known. Then no round is the last
@@ -231,6 +237,22 @@ class RoundReopened(_Input):
     round: RoundNumber
 
 
+class SystemCorrected(_Input):
+    """The event's pairing system put right: a later export tells what an earlier one had
+    to guess (a round robin exported mid-event read as unknown, or an XNS typed wrong).
+    ``planned_rounds``, ``system_evidence`` and ``event_type`` (TRF ``092``, the words the
+    system may be read from; absent: as registered) as ``tournament_registered`` has them,
+    for the system as it is now (a round robin's rounds follow from its field); the rest of
+    the registration stands. Everything announced is worked out again from round 1."""
+
+    type: Literal["system_corrected"] = "system_corrected"
+    tournament_id: TournamentId
+    system: System
+    planned_rounds: int | None = Field(default=None, ge=1, le=MAX_ROUNDS)
+    system_evidence: Evidence | None = Field(default=None, exclude_if=_absent)
+    event_type: Name | None = Field(default=None, exclude_if=_absent)
+
+
 InputEvent = Annotated[
     TournamentRegistered
     | PlayerRegistered
@@ -243,7 +265,8 @@ InputEvent = Annotated[
     | PlayerRemoved
     | PairingRemoved
     | ByeRemoved
-    | RoundReopened,
+    | RoundReopened
+    | SystemCorrected,
     Field(discriminator="type"),
 ]
 _INPUT: TypeAdapter[InputEvent] = TypeAdapter(InputEvent)
@@ -333,5 +356,3 @@ def _json_kind(value: object) -> str:
         if isinstance(value, kind):
             return name
     return "null" if value is None else type(value).__name__
-
-

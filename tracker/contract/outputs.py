@@ -163,6 +163,11 @@ class NormAchieved(_Alert):
     away; ``False`` after the last round, and while :attr:`conditions` are open."""
     evidence: NormEvidence
     flags: NormFlags | None = None
+    secured_because: str = Field(default="", exclude_if=_empty)
+    """With ``secured_early``: why no later result can take it away (achieved, and the
+    edition lets the later games go: 1.42f / 1.4.1e; or, in a round robin, certain: 0 points
+    in every remaining game still gives it over all rounds, the evidence counting those games
+    as lost)."""
     conditions: tuple[NormCondition, ...] = Field(default=(), exclude_if=_empty)
     """Before the last round: what the norm still depends on that later rounds can change
     (who turns up for the 1.4.3d exemption; 1.42d's unrated opponents). Empty when secured
@@ -268,6 +273,9 @@ class Standing(_Event):
     score_text: str
     live_rating: int | None
     rating_change: int | None
+    note: str = Field(default="", exclude_if=_empty)
+    """A title level reached live that the edition counts only on a published rating list
+    (2009 1.3: FM, CM, WFM, WCM), said here instead of ``title_rating_reached``."""
 
 
 class _RoundSummary(_Alert):

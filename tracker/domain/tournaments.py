@@ -9,15 +9,20 @@ from datetime import date
 
 
 class System(enum.Enum):
-    """Pairing system. Round robins have predetermined pairings."""
+    """Pairing system. Round robins have predetermined pairings. ``unknown``: what the file
+    says does not settle it (no words for it, or words and facts that disagree); no rule of
+    one system is applied to it as if it were known, and its norms are announced only with
+    the assumption named (:mod:`tracker.engine.secured`)."""
 
     SWISS = "swiss"
     ROUND_ROBIN = "round_robin"
     DOUBLE_ROUND_ROBIN = "double_round_robin"
+    UNKNOWN = "unknown"
 
     @property
     def predetermined(self) -> bool:
-        return self is not System.SWISS
+        """Round robins (single or double): the pairings are fixed before the event."""
+        return self is System.ROUND_ROBIN or self is System.DOUBLE_ROUND_ROBIN
 
 
 class EventKind(enum.Enum):
@@ -76,6 +81,10 @@ class Tournament:
     """TRF ``092`` as written."""
     round_dates: tuple[date | None, ...] = ()
     """TRF ``132``: each round's date where known."""
+    system_evidence: str | None = dataclasses.field(default=None, compare=False)
+    """How the system was read from the file (``092``, ``192``, the field against the
+    rounds, the pairings), or why it is unknown; ``None`` when it was given as a fact. Words
+    about a fact, not a fact: a registration that differs only here is the same one."""
 
     def is_(self, kind: EventKind) -> bool:
         return kind in self.kinds

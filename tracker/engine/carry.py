@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from tracker.domain.players import Player
+from tracker.domain.tournaments import Tournament
 from tracker.engine.evaluation import NormEvent
 from tracker.engine.prospects.values import Prior
 from tracker.engine.state import Round, TournamentState
@@ -37,6 +38,9 @@ class Carry:
     a function of the tournament and the players), and the round's norm watch."""
 
     number: int
+    tournament: Tournament
+    """The registration it was made under (its system, rounds and dates decide the norms
+    and the gate; ``system_corrected`` replaces it)."""
     players: Mapping[int, Player]
     rounds: tuple[Round | None, ...]
     """Rounds 1 … :attr:`number` as they were evaluated."""
@@ -56,11 +60,12 @@ class Carry:
         live = {row.player.rank: row.track for row in view.rows}
         prior = watch.leaves()
         watch.lighten()
-        return cls(number, state.players, rounds, live, prior, view.gate, watch)
+        return cls(number, state.tournament, state.players, rounds, live, prior, view.gate, watch)
 
     def follows(self, state: TournamentState, number: int) -> bool:
         """Whether round ``number`` of ``state`` comes right after this carry's round, on
-        the same players and the same facts of every round before it."""
+        the same registration, the same players and the same facts of every round before
+        it."""
         return number == self.number + 1 and self._same_facts(state)
 
     def holds(self, state: TournamentState, number: int) -> bool:
@@ -69,6 +74,8 @@ class Carry:
 
     def _same_facts(self, state: TournamentState) -> bool:
         if state.players is not self.players:
+            return False
+        if state.tournament is not self.tournament:
             return False
         get = state.rounds.get
         return all(_same(get(n), rnd) for n, rnd in enumerate(self.rounds, 1))

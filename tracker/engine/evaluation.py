@@ -7,11 +7,13 @@ import dataclasses
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
+from tracker.domain.fraction_text import fraction_text
 from tracker.domain.players import Player
 from tracker.domain.rate_of_play import Pace, RateOfPlay, classify, rating_minimum
 from tracker.domain.titles import Title
 from tracker.engine.event_flags import (
     TournamentFlags,
+    busiest_day,
     exemption_holds,
     swiss_exemption_by_round,
     tournament_flags,
@@ -79,12 +81,12 @@ def norm_event(state: TournamentState) -> NormEvent:
     minutes = rate.minutes
     if minutes is None:
         reason = f"rate of play {described}: judged as a standard event"
-        return NormEvent(rate, True, True, reason, None)
+        return _scheduled(state, rate, reason, rated_from)
     ratings_ok = minutes >= rated_from
     norms_ok = ratings_ok and minutes >= need
     if norms_ok:
         reason = f"{described}, at least the {need} min of {article}"
-        return NormEvent(rate, True, True, reason, None)
+        return _scheduled(state, rate, reason, rated_from)
     if ratings_ok:
         reason = (
             f"{described}: rated, but a norm event needs ≥ {need} min for 60 moves "
@@ -100,6 +102,56 @@ def norm_event(state: TournamentState) -> NormEvent:
     )
 
 
+_DAY_MINUTES = 24 * 60
+
+
+def _scheduled(state: TournamentState, rate: RateOfPlay, reason: str, rated_from: int) -> NormEvent:
+    """A standard event's schedule, from the round dates or the start and end dates
+    (:func:`busiest_day`): no norms and no title ratings, with the article, when
+
+    * a day holds more rounds than a standard event can: each round takes at least twice
+      the B.02 1.1 minimum for 60 moves (both clocks), and a day has 24 hours (a one-day
+      event of 9 rounds of a field rated 2400 needs 36 hours: it is not standard);
+    * more rounds are played on a day than the edition allows (2009 1.13, 2024 1.1.3:
+      two);
+    * a day's play exceeds the edition's hours (2009 1.12, 2024 1.1.2: 12, assuming 60
+      moves), where the rate of play gives the time for 60 moves.
+
+    Reading: the title regulations' 1.1 is the administration of every title of 0.31 (2009)
+    / 0.6 (2024), so an event that breaks it gives neither norms nor title-by-rating levels,
+    as a rapid event does (``docs/readings.md``)."""
+    busiest = busiest_day(state.tournament)
+    rules = state.title_rules
+    if busiest is None:
+        return NormEvent(rate, True, True, reason, None)
+    rounds, known = busiest
+    shortest = 2 * (rate.minutes if rate.minutes is not None else rated_from)
+    problem: tuple[str, str, str] | None = None
+    if rounds * 2 * rated_from > _DAY_MINUTES:
+        problem = (
+            "B.02 1.1",
+            f"a round of standard chess takes at least {2 * rated_from} min (both clocks, "
+            f"{rated_from} min each for 60 moves, B.02 1.1): a day holds fewer than {rounds}",
+            "standard rounds a day hold",
+        )
+    elif rules.max_rounds_per_day and rounds > rules.max_rounds_per_day[0]:
+        most, article = rules.max_rounds_per_day
+        problem = (article, f"no more than {most} rounds a day ({article})", f"≤ {most} a day")
+    elif rules.max_hours_per_day and rounds * shortest > 60 * rules.max_hours_per_day[0]:
+        hours, article = rules.max_hours_per_day
+        problem = (
+            article,
+            f"no more than {hours} hours of play a day ({article}, 60 moves: "
+            f"{fraction_text(Fraction(rounds * shortest, 60))} h)",
+            f"≤ {hours} h a day",
+        )
+    if problem is None:
+        return NormEvent(rate, True, True, reason, None)
+    article, rule, needed = problem
+    why = f"{known}: {rule}; no title norms and no title ratings (as for a rapid event)"
+    return NormEvent(rate, False, False, why, Check(article, "schedule", needed, known, False))
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class PlayerRound:
     """One player's standing after a round."""
@@ -109,6 +161,10 @@ class PlayerRound:
     score: Fraction
     live: InterimRating | None
     reached: dict[Title, InterimRating]
+    """Title levels reached (announced as ``title_rating_reached``)."""
+    live_only: dict[Title, InterimRating] = dataclasses.field(default_factory=dict)
+    """Levels of titles by rating reached only live where the edition asks for a published
+    rating (2009 1.3): said in the round summary, never announced as reached."""
     track: LiveTrack = dataclasses.field(default=EMPTY_TRACK, repr=False)
     """The live ratings so far, which the next round's standings extend."""
 
@@ -179,17 +235,24 @@ def unrated_scoring_zero(
 
 
 def standings(
-    state: TournamentState, up_to: int, since: Mapping[int, LiveTrack] | None = None
+    state: TournamentState,
+    up_to: int,
+    since: Mapping[int, LiveTrack] | None = None,
+    gate: NormEvent | None = None,
 ) -> list[PlayerRound]:
     """Every player after round ``up_to``, best score first (then start rank). ``since``:
     every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
-    which the live ratings extend by round ``up_to`` alone."""
+    which the live ratings extend by round ``up_to`` alone; ``gate``: the
+    :func:`norm_event`, when already worked out."""
     cells = state.all_cells(up_to)
     players = state.players
     rating_rules = state.rating_rules
     rules = state.title_rules
     min_games = rules.rating_title_min_games
     on = state.tournament.start_date
+    published = rules.needs_published_rating
+    # a level reached live is said only where the event's games count for title ratings
+    said = (norm_event(state) if gate is None else gate).title_ratings
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
         mine = tuple(cells.get(rank, ()))
@@ -202,12 +265,14 @@ def standings(
         before = EMPTY_TRACK if since is None else since[rank]
         track = live_track(player, games, rating_rules, on, since=before)
         interims = track.interims
+        reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
         row = PlayerRound(
             player=player,
             cells=mine,
             score=Fraction(half_points, 2),
             live=interims[-1] if interims else None,
-            reached=first_reached(player, interims, rules.rating_level_titles(player), min_games),
+            reached={t: r for t, r in reached.items() if not published(t)},
+            live_only={t: r for t, r in reached.items() if said and published(t)},
             track=track,
         )
         keyed.append((-half_points, rank, row))

@@ -53,6 +53,33 @@ class TournamentFlags:
     """2009 1.15/1.16; ``None`` under other editions or without an end or round date."""
 
 
+def busiest_day(t: Tournament) -> tuple[int, str] | None:
+    """The most rounds played on one day, and how it is known: from the round dates (TRF
+    ``132``), else from the start and end dates (``042``/``052``) against the planned rounds
+    (``n`` rounds in ``d`` days put at least ⌈n/d⌉ on one day); ``None`` when the file
+    tells neither.
+
+    >>> from datetime import date
+    >>> one_day = Tournament("t", date(2023, 5, 1), 9, end_date=date(2023, 5, 1))
+    >>> busiest_day(one_day)
+    (9, '9 rounds from 2023-05-01 to 2023-05-01')
+    """
+    per_day = t.rounds_per_day()
+    if per_day:
+        day, most = max(per_day.items(), key=lambda kv: (kv[1], kv[0]))
+        return most, f"{most} rounds on {day.isoformat()} (132)"
+    if t.end_date is None or t.planned_rounds is None:
+        return None
+    span = (t.end_date - t.start_date).days + 1
+    if span < 1:
+        return None
+    most = -(-t.planned_rounds // span)
+    return (
+        most,
+        f"{t.planned_rounds} rounds from {t.start_date.isoformat()} to {t.end_date.isoformat()}",
+    )
+
+
 def presence(cells: Mapping[int, Sequence[Cell]]) -> dict[int, frozenset[int]]:
     """The rounds each player did not miss: a game not lost by forfeit, or a
     pairing-allocated bye."""

@@ -3,8 +3,9 @@
 The state keeps only the ids of the alerts it sent (``norm:<rank>:<title>``); an alert's id
 rests on its round and the facts of its norm (:func:`tracker.engine.alerts.norm_alert_id`), so the
 finished round whose verdict makes the id again is the alert's round, and its verdict the
-alert's evidence. The certificate and the player card use it, so that what they show beside
-an alert id is that alert's evidence.
+alert's evidence (for a norm announced as certain before it was achieved, the worst case
+:func:`~tracker.engine.secured.secured_norm` gives). The certificate and the player card use
+it, so that what they show beside an alert id is that alert's evidence.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from __future__ import annotations
 from tracker.domain.titles import Title
 from tracker.engine.alerts import facts_digest, norm_alert_id
 from tracker.engine.evaluation import verdict_for
+from tracker.engine.secured import secured_norm
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Verdict
 
@@ -29,7 +31,14 @@ def alert_in_force(
         return None
     for number in range(state.announced, 0, -1):
         verdict = verdict_for(state, rank, title, number)
-        if verdict.achieved and norm_alert_id_at(state, rank, title, number, verdict) == alert:
+        if not verdict.achieved:
+            # a round robin's norm announced as certain before it was achieved: its
+            # evidence is the worst case of the rounds still to come then
+            sure = secured_norm(state, rank, title, verdict, number)
+            if sure is None or not sure.certain:
+                continue
+            verdict = sure.verdict
+        if norm_alert_id_at(state, rank, title, number, verdict) == alert:
             return number, verdict, alert
     return None
 

@@ -77,7 +77,7 @@ def norm_alerts(
     by_rank = {row.player.rank: row for row in view.rows}
     ordered = sorted(view.norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level))
     for (rank, title), verdict in ordered:
-        if not view.last and not view.before_last_allowed:
+        if not view.announces((rank, title)):
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
         conditional = f"conditional:{key}"
@@ -137,6 +137,7 @@ def make_norm(
         player=player_ref(player),
         title=title.value,
         secured_early=not view.last and not open_conditions,
+        secured_because=_because(view, player, title),
         evidence=proof,
         flags=norm_flags(state, view.gate, player, title, event_flags),
         conditions=tuple(ev.NormCondition(article=c.article, text=c.text) for c in open_conditions),
@@ -217,6 +218,13 @@ def revoke_norm(
         title=title_text,
         reason=reason.format(title=title_text, id=revoked),
     )
+
+
+def _because(view: RoundView, player: Player, title: Title) -> str:
+    """Why a norm announced before the last round is secured; empty after the last round
+    and while conditions are open."""
+    sure = view.secured.get((player.rank, title))
+    return sure.because if sure is not None and not view.last else ""
 
 
 def norm_flags(
@@ -409,7 +417,9 @@ def prospect_alerts(
         alert: ev.NormProspect | ev.NormOutOfReach
         if entry.stage in (Stage.ACHIEVED, Stage.SECURED):
             ident = alert_id(t.id, "norm_prospect", rank, title.value, number, "left", sent[key])
-            alert = _prospect_event(state, number, entry, ident, "left", None)
+            sure = view.secured.get((rank, title))
+            why = "norm certain whatever the remaining games bring" if sure and sure.certain else ""
+            alert = _prospect_event(state, number, entry, ident, "left", None, why)
         else:
             detail = watch.entry(rank, title)
             assert detail.prospect is not None
@@ -442,8 +452,10 @@ def _prospect_event(
     ident: str,
     status: Literal["entered", "left"],
     detail: ev.Prospect | None,
+    why: str = "",
 ) -> ev.NormProspect:
-    """A player entering contention (with the prospect) or leaving it with the norm."""
+    """A player entering contention (with the prospect) or leaving it with the norm
+    (achieved, or ``why`` it is secured before it is)."""
     return ev.NormProspect(
         alert_id=ident,
         tournament_id=state.tournament.id,
@@ -453,7 +465,7 @@ def _prospect_event(
         title=p.title.value,
         status=status,
         in_contention=status == "entered",
-        reason="the norm is still possible" if status == "entered" else "norm achieved",
+        reason="the norm is still possible" if status == "entered" else why or "norm achieved",
         prospect=detail,
     )
 
@@ -484,10 +496,22 @@ def summary_fields(
                 "score_text": score_text(r.score),
                 "live_rating": r.live.rating if r.live else None,
                 "rating_change": r.live.change if r.live else None,
+                **({"note": _live_only(state, r)} if r.live_only else {}),
             }
             for r in rows
         ],
     }
+
+
+def _live_only(state: TournamentState, row: PlayerRound) -> str:
+    """The title levels a player reached live that the edition counts only on a published
+    list (2009 1.3): what the summary says instead of ``title_rating_reached``."""
+    article = state.title_rules.rating_title_article
+    return "; ".join(
+        f"{t.value} level {t.level} reached live in round {r.round} ({r.rating}): the "
+        f"{t.value} title needs it on a published rating list ({article})"
+        for t, r in sorted(row.live_only.items(), key=lambda kv: -kv[0].level)
+    )
 
 
 def summary_id(state: TournamentState, sent: Mapping[str, str], number: int) -> str:

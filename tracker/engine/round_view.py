@@ -6,7 +6,7 @@ The round's alerts (:mod:`tracker.engine.round_alerts`) and the norm watch
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from tracker.domain.titles import Title
 from tracker.engine.carry import carried
@@ -19,7 +19,7 @@ from tracker.engine.evaluation import (
     standings,
 )
 from tracker.engine.prospects.values import Key, Prior
-from tracker.engine.secured import Condition, conditions
+from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, evaluate
 
@@ -36,13 +36,18 @@ class RoundView:
     ctx: Context
     norms: dict[Key, Verdict]
     pending: dict[Key, tuple[Condition, ...]]
-    """Before the last round: what each norm still depends on that later rounds can change."""
+    """What each norm still depends on: before the last round, what later rounds can
+    change; in every round, an unknown system (:func:`system_condition`)."""
     last: bool
     before_last_allowed: bool
     """The edition lets a norm before the last round stand (1.42f / 1.4.1e)."""
     prior: Prior | None = None
     """What the prospects after the round before left (:attr:`Carry.prior`), when the state
     carries that round's evaluation of the same facts."""
+    secured: dict[Key, Secured] = dataclasses.field(default_factory=dict)
+    """The norms no later round can take away (:func:`secured_norm`, the one notion of
+    secured), with why; those certain before they are achieved (a round robin's) are in
+    :attr:`norms` too, with their worst case over every scheduled round."""
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -56,12 +61,20 @@ class RoundView:
         cells = self.cells.get(rank, [])
         return evaluate(state.players[rank], cells, title, self.ctx, state.title_rules)
 
-    @property
-    def secured(self) -> set[Key]:
-        """The norms no later round can take away."""
-        if not (self.last or self.before_last_allowed):
-            return set()
-        return set(self.norms) - set(self.pending)
+    def shown(self, state: TournamentState, rank: int, title: Title) -> Verdict:
+        """The verdict the breakdown shows (``check``, the player card): a certain norm's
+        worst case over every scheduled round, as its alert gives it, else
+        :meth:`verdict`."""
+        sure = self.secured.get((rank, title))
+        return (
+            sure.verdict if sure is not None and sure.certain else self.verdict(state, rank, title)
+        )
+
+    def announces(self, key: Key) -> bool:
+        """Whether a norm of :attr:`norms` is announced after this round: after the last
+        round, where the edition lets a norm before it stand (secured, or with its
+        conditions), or when it is secured (certain)."""
+        return self.last or self.before_last_allowed or key in self.secured
 
 
 def view_after(state: TournamentState, number: int) -> RoundView:
@@ -70,21 +83,24 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     t = state.tournament
     last = t.is_last(number)
     carry = carried(state, number)
-    rows = standings(state, number, carry.live if carry is not None else None)
-    cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     gate = norm_event(state) if carry is None else carry.gate
+    rows = standings(state, number, carry.live if carry is not None else None, gate)
+    cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
-    pending = (
-        {
-            (rank, title): found
-            for rank, title in norms
-            if (found := conditions(state, ctx, rank, cells[rank], title, number))
-        }
-        if norms and not last and before_last_allowed
-        else {}
-    )
+    assumed = system_condition(state)  # an unknown system: every norm, every round
+    later = not last and before_last_allowed
+    pending = {
+        (rank, title): found
+        for rank, title in norms
+        if (
+            found := assumed
+            + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
+        )
+    }
+    secured = _secured(state, rows, cells, ctx, norms, pending, number)
+    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
     return RoundView(
         number,
         gate,
@@ -96,7 +112,39 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         last,
         before_last_allowed,
         carry.prior if carry is not None else None,
+        secured=secured,
     )
+
+
+def _secured(
+    state: TournamentState,
+    rows: Sequence[PlayerRound],
+    cells: Mapping[int, Sequence[Cell]],
+    ctx: Context,
+    norms: Mapping[Key, Verdict],
+    pending: Mapping[Key, tuple[Condition, ...]],
+    number: int,
+) -> dict[Key, Secured]:
+    """:func:`secured_norm` of every norm achieved, and in a round robin before its last
+    round of every norm a player can still gain (it may be certain)."""
+    keys = list(norms)
+    t = state.tournament
+    if t.system.predetermined and not t.is_last(number):
+        eligible = state.title_rules.eligible_norm_titles
+        keys += [
+            key
+            for row in rows
+            for title in eligible(row.player)
+            if (key := (row.player.rank, title)) not in norms
+        ]
+    found = {}
+    for key in keys:
+        verdict = norms.get(key)
+        given = pending.get(key, ()) if verdict is not None else None
+        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
+        if sure is not None:
+            found[key] = sure
+    return found
 
 
 __all__ = ["Key", "RoundView", "view_after"]

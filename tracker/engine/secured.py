@@ -17,6 +17,21 @@ the tournament-wide context the norm was judged in; each such dependence is a
   games; a norm that holds only with one of those games left out (or only with it counted)
   depends on them.
 
+One dependence is on what the file does not say: an event whose system is **unknown**
+(:mod:`tracker.formats.pairing_system`) is judged as a Swiss without the Swiss exemption,
+and every norm it gives carries that assumption as a condition (:func:`system_condition`),
+after the last round too: it is never secured, and the certificate is refused until the
+system is named (``--system``, or a ``system_corrected`` from a later export).
+
+A norm not achieved yet is secured too when it is certain: in a round robin the remaining
+opponents are known, so :func:`certain_norm` can check it exactly. With 0 points in every
+remaining game (the worst results a player can have), the norm over every scheduled round
+must hold, and it must still hold when a game before the last round is not played (a
+forfeit: that game does not count, 1.42c; in the last round the player must play, and an
+opponent's forfeit counts as a loss, 1.42c). It assumes the player plays the last round, and
+says so. In a Swiss the remaining opponents are not known, and nothing is claimed before the
+norm is achieved.
+
 What later rounds cannot change: the 2009 reading of 1.43e counts the players paired so far,
 a number that only grows, so an exemption that holds stays (and the norm search finds the
 same attempt later); ratings at the date of a game (1.1.4) are fixed once the game is
@@ -32,9 +47,14 @@ from collections.abc import Mapping, Sequence
 
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
+from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, find_norm
+
+_MOST_REMAINING = 5
+"""Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
+more the norm is not claimed before it is achieved."""
 
 _MOST_FLIPS = 4
 """Unrated opponents whose 1.42d status may still change that are tried in every
@@ -99,6 +119,159 @@ def conditions(
     return tuple(found)
 
 
+def system_condition(state: TournamentState) -> tuple[Condition, ...]:
+    """The assumption a norm of an event of unknown system rests on, as its one condition
+    (none when the system is known). Judged as a Swiss (later games may be left out: 2009
+    1.42f, 2024 1.4.1e), without the Swiss exemption (1.43e / 1.4.3d) and without the
+    round-robin rules (every scheduled round counting, 2024 1.4.1e; unrated players with no
+    point against rated ones left out, 1.42d / 1.4.2b): a round robin may not give it."""
+    t, rules = state.tournament, state.title_rules
+    if t.system is not System.UNKNOWN:
+        return ()
+    unrated = rules.unrated_zero_article
+    why = t.system_evidence or "the event's system is not known"
+    return (
+        Condition(
+            rules.after_norm_article,
+            f"{why}. Judged as a Swiss without the exemption of "
+            f"{rules.swiss_exemption_article}; in a round robin the rules differ "
+            f"({rules.after_norm_article}, {unrated}) and the norm may not hold: "
+            "the arbiter names the system (--system)",
+        ),
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Secured:
+    """A norm no later result can take away (:func:`secured_norm`): the verdict it is
+    announced with and why (empty after the last round, where nothing is left to take it
+    away). For a norm certain before it is achieved (:attr:`certain`), the verdict is the
+    worst case over every scheduled round."""
+
+    verdict: Verdict
+    because: str
+    certain: bool = False
+
+
+def secured_norm(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    verdict: Verdict | None,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]] | None = None,
+    ctx: Context | None = None,
+    open_conditions: Sequence[Condition] | None = None,
+) -> Secured | None:
+    """The one test of *secured*, which the alerts, ``check``, the views and the certificate
+    share: the player's ``title`` norm after round ``up_to`` (``verdict``: the best attempt
+    on the games played, ``None`` when not worked out because it is not achieved) can no
+    longer be taken away. Never while the system is unknown (:func:`system_condition`);
+    after the last round, when achieved; before it, when achieved, the edition lets the
+    later games go (1.42f / 1.4.1e) and no condition is open (:func:`conditions`;
+    ``open_conditions``: already worked out), or else when certain (:func:`certain_norm`).
+    ``cells`` and ``ctx`` are those of round ``up_to``, worked out when not given."""
+    if system_condition(state):
+        return None
+    t, rules = state.tournament, state.title_rules
+    last = t.is_last(up_to)
+    achieved = verdict is not None and verdict.achieved
+    if achieved and last:
+        assert verdict is not None
+        return Secured(verdict, "")
+    if last or (not achieved and not t.system.predetermined):
+        return None  # a Swiss: nothing is claimed before the norm is achieved
+    if cells is None:
+        cells = state.all_cells(up_to)
+    if ctx is None:
+        ctx = context(state, up_to, cells)
+    mine = cells.get(rank, ())
+    if achieved and rules.may_ignore_after_norm(t):
+        assert verdict is not None
+        if open_conditions is None:
+            open_conditions = conditions(state, ctx, rank, mine, title, up_to)
+        if not open_conditions:
+            because = (
+                f"achieved after round {up_to}: {rules.after_norm_article} lets the games "
+                "after it go, so no later result can take it away"
+            )
+            return Secured(verdict, because)
+    return certain_norm(state, rank, title, up_to, mine, ctx)
+
+
+def certain_norm(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    up_to: int,
+    cells: Sequence[Cell],
+    ctx: Context,
+) -> Secured | None:
+    """The player's ``title`` norm when it is certain after round ``up_to`` of a round
+    robin (see the module docstring), else ``None``. Only against rated opponents (a game
+    against an unrated one may stop counting, 1.42d).
+
+    A function of the facts of rounds 1 … ``up_to`` only, as every alert of that round is
+    (a correction works it out again when later rounds are known): the remaining games are
+    against the opponents not met yet, placed in the rounds left in the order of their
+    start ranks, and their rounds are not assumed. When they fill the rounds left, one of
+    them is the last round's, which the player plays (1.42c); any other may be lost by
+    forfeit (it does not count). With more rounds left than games (a round robin of an odd
+    number, the player's round off still to come), any may be."""
+    t, rules = state.tournament, state.title_rules
+    planned = t.planned_rounds
+    if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
+        return None
+    future = _remaining_games(state, rank, cells, up_to, planned)
+    if not future or len(future) > _MOST_REMAINING:
+        return None
+    players = state.players
+    opponents = [c.opponent for c in [*cells, *future] if c.opponent is not None]
+    if any(players[o].rating is None for o in opponents):
+        return None
+    player = players[rank]
+    worst = find_norm(player, [*cells, *future], title, ctx, rules)
+    if worst is None:
+        return None
+    plays_last = len(future) == planned - up_to
+    for k in range(1, len(future) + 1):
+        if plays_last and k == len(future):
+            break  # the last round's game is played (1.42c)
+        for gone in itertools.combinations(future, k):
+            kept = [c for c in future if c not in gone]
+            if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
+                return None
+    games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
+    because = (
+        f"certain after round {up_to}: with 0 points in each remaining game ({games}; "
+        "counted as lost in the evidence, in the rounds left in start-rank order), the norm "
+        f"holds over all {planned} rounds, and a forfeit before the last round (a game that "
+        f"does not count, {rules.articles['bye']}) does not take it away; the player plays "
+        "the last round"
+    )
+    return Secured(worst, because, certain=True)
+
+
+def _remaining_games(
+    state: TournamentState, rank: int, cells: Sequence[Cell], up_to: int, planned: int
+) -> list[Cell] | None:
+    """The player's games after round ``up_to`` of a round robin, each lost: against the
+    opponents not met yet (twice over in a double round robin), in start-rank order, in the
+    rounds ``up_to`` + 1 … ``planned``; ``None`` when the schedule does not add up (more
+    games left than rounds)."""
+    cycles = 2 if state.tournament.system is System.DOUBLE_ROUND_ROBIN else 1
+    left = {other: cycles for other in state.players if other != rank}
+    for c in cells:
+        if c.opponent is not None and c.opponent in left:
+            left[c.opponent] -= 1
+    if any(n < 0 for n in left.values()):
+        return None
+    unpaired = [o for o in sorted(left) for _ in range(left[o])]
+    if len(unpaired) > planned - up_to:
+        return None
+    return [Cell(n, other, Code.LOSS) for n, other in enumerate(unpaired, up_to + 1)]
+
+
 def _open_unrated(
     state: TournamentState, ctx: Context, cells: Sequence[Cell], up_to: int
 ) -> frozenset[int]:
@@ -151,28 +324,6 @@ def _holds_either_way(
     return True
 
 
-def norm_secured(
-    state: TournamentState,
-    rank: int,
-    title: Title,
-    verdict: Verdict,
-    up_to: int,
-    cells: Mapping[int, Sequence[Cell]] | None = None,
-    ctx: Context | None = None,
-) -> bool:
-    """Whether the achieved ``verdict`` after round ``up_to`` can no longer be taken away:
-    after the last round, or before it where the edition lets later games go and nothing
-    the later rounds bring can break it (:func:`pending`)."""
-    if not verdict.achieved:
-        return False
-    t = state.tournament
-    if t.is_last(up_to):
-        return True
-    if not state.title_rules.may_ignore_after_norm(t):
-        return False
-    return not pending(state, rank, title, up_to, cells, ctx)
-
-
 def pending(
     state: TournamentState,
     rank: int,
@@ -181,15 +332,25 @@ def pending(
     cells: Mapping[int, Sequence[Cell]] | None = None,
     ctx: Context | None = None,
 ) -> tuple[Condition, ...]:
-    """:func:`conditions` on the player's norm after round ``up_to`` (``cells`` and ``ctx``
-    of that round, worked out when not given); none after the last round."""
+    """:func:`system_condition` and :func:`conditions` on the player's norm after round
+    ``up_to`` (``cells`` and ``ctx`` of that round, worked out when not given); after the
+    last round, only the first."""
+    assumed = system_condition(state)
     if state.tournament.is_last(up_to):
-        return ()
+        return assumed
     if cells is None:
         cells = state.all_cells(up_to)
     if ctx is None:
         ctx = context(state, up_to, cells)
-    return conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
+    return assumed + conditions(state, ctx, rank, cells.get(rank, []), title, up_to)
 
 
-__all__ = ["Condition", "conditions", "norm_secured", "pending"]
+__all__ = [
+    "Condition",
+    "Secured",
+    "certain_norm",
+    "conditions",
+    "pending",
+    "secured_norm",
+    "system_condition",
+]

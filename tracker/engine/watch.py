@@ -4,9 +4,10 @@ After round ``n`` each (player, title) the norm evaluation considers is in one
 :class:`Stage`:
 
 * **achieved** — after the last round, the norm holds;
-* **secured** — before the last round, the norm holds and no later result or absence can
-  take it away (1.42f / 1.4.1e let the games after the norm go, and nothing in
-  :mod:`tracker.engine.secured` is open);
+* **secured** — before the last round, no later result or absence can take the norm away
+  (:func:`~tracker.engine.secured.secured_norm`, the one notion of secured: 1.42f / 1.4.1e
+  let the games after the norm go and nothing in :mod:`tracker.engine.secured` is open, or
+  in a round robin the norm is certain whatever the remaining games bring);
 * **conditional** — before the last round, the norm holds but depends on what later rounds
   bring (:class:`~tracker.engine.secured.Condition`: 1.4.3d, 1.42d);
 * **in contention** — the norm is still possible: the prospect says what the remaining
@@ -68,7 +69,8 @@ class Entry:
     reason: str = ""
     """Secured: why nothing can take it away; out of reach: why not (said once)."""
     conditions: tuple[Condition, ...] = ()
-    """Conditional: what the norm still depends on."""
+    """Conditional: what the norm still depends on; achieved: the assumption an unknown
+    system's norm rests on (:func:`~tracker.engine.secured.system_condition`)."""
     prospect: Prospect | None = None
     """With the details (:meth:`Watch.entry`), but for a norm that holds: in contention
     (and conditional), what the remaining rounds must bring; out of reach, the requirements
@@ -204,18 +206,17 @@ class Watch:
         return sorted((self.entry(*key) for key in chosen), key=Entry.sort_key)
 
     def _entry(self, key: Key, status: Prospect, detail: Prospect | None = None) -> Entry:
-        view, rules = self.view, self.state.title_rules
+        view = self.view
         title = key[1]
         player = status.player
         if key in view.norms:
             if view.last:
-                return Entry(player, title, self.number, Stage.ACHIEVED, "the norm holds")
-            if key in view.secured:
-                reason = (
-                    f"{rules.after_norm_article}: the games after the norm may be left out, so "
-                    "no later result or absence can take it away"
-                )
-                return Entry(player, title, self.number, Stage.SECURED, reason)
+                # an unknown system's assumption stays a condition after the last round
+                found = view.pending.get(key, ())
+                return Entry(player, title, self.number, Stage.ACHIEVED, "the norm holds", found)
+            sure = view.secured.get(key)
+            if sure is not None:
+                return Entry(player, title, self.number, Stage.SECURED, sure.because)
             if key in view.pending:
                 return Entry(
                     player,

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 
 from tracker import contract as ev
+from tracker.domain.tournaments import System
 from tracker.engine.evaluation import norm_event
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import Rejected, apply
@@ -104,20 +106,21 @@ def _jsonl(text: str, name: str) -> Iterator[Sourced]:
 
 
 def with_overrides(
-    events: Iterable[Sourced], edition: str | None = None, rounds: int | None = None
+    events: Iterable[Sourced],
+    edition: str | None = None,
+    rounds: int | None = None,
+    system: System | None = None,
 ) -> list[Sourced]:
-    """Override what every tournament registration of the stream says: the regulation
-    ``edition`` (``--edition``) and the number of planned ``rounds`` (``--rounds``: the
-    number the file does not state, or states wrongly). ``None`` keeps the file's."""
-    update: dict[str, object] = {}
-    if edition is not None:
-        update["edition"] = edition
-    if rounds is not None:
-        update["planned_rounds"] = rounds
-    if not update:
-        return list(events)
+    """Every tournament registration of the stream with the arbiter's ``--edition``,
+    ``--rounds`` and ``--system`` over it (:class:`~tracker.contract.Overrides`; ``None``
+    keeps the file's)."""
+    events = list(events)
+    given = ev.Overrides(edition, rounds, system)
+    if not given:
+        return events
+    players = Counter(s.event.tournament_id for s in events if s.event.type == "player_registered")
     return [
-        Sourced(s.event.model_copy(update=update), s.where)
+        Sourced(given.apply(s.event, players[s.event.tournament_id]), s.where)
         if isinstance(s.event, ev.TournamentRegistered)
         else s
         for s in events

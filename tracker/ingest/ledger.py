@@ -21,6 +21,7 @@ follower rebuilds its ledger from what was sent (:meth:`Ledger.of`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Literal
@@ -84,7 +85,16 @@ def same(a: ev.InputEvent, b: ev.InputEvent) -> bool:
     """Whether two events state the same fact: ``==`` without pydantic's general ``__eq__``
     (input events are frozen, without private attributes or extras), which the follower
     would otherwise spend most of its time in."""
-    return type(a) is type(b) and a.__dict__ == b.__dict__
+    if type(a) is not type(b):
+        return False
+    if a.__dict__ == b.__dict__:
+        return True
+    # how the system was read is words about the registration, not one of its facts
+    return type(a) is ev.TournamentRegistered and _without_evidence(a) == _without_evidence(b)
+
+
+def _without_evidence(e: ev.InputEvent) -> dict[str, object]:
+    return {**e.__dict__, "system_evidence": None}
 
 
 def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEvent | None:
@@ -106,7 +116,58 @@ def correction(before: ev.InputEvent, after: ev.InputEvent | None) -> ev.InputEv
     ):
         fields = after.model_dump(exclude={"type"}, exclude_none=True)
         return ev.ResultCorrected(**fields)
+    if isinstance(before, ev.TournamentRegistered) and isinstance(after, ev.TournamentRegistered):
+        return _system_correction(before, after)
     return None
+
+
+_SYSTEM_FIELDS = frozenset({"system", "planned_rounds", "system_evidence", "event_type"})
+"""What a later export may put right in the registration: the system it reads from more
+evidence, with the rounds that system plans (a round robin's follow from its field), how it
+was read and the ``092`` words it was read from."""
+
+
+def _system_correction(
+    before: ev.TournamentRegistered, after: ev.TournamentRegistered
+) -> ev.SystemCorrected | None:
+    """``system_corrected`` when the registration now differs in its system (and with it,
+    only in the rounds it plans and how it was read); ``None`` for any other change.
+
+    >>> old = ev.parse_input('{"type": "tournament_registered", "tournament_id": "t", '
+    ...                      '"start_date": "2011-05-02", "system": "unknown"}')
+    >>> new = ev.parse_input('{"type": "tournament_registered", "tournament_id": "t", '
+    ...                      '"start_date": "2011-05-02", "system": "round_robin", '
+    ...                      '"planned_rounds": 9}')
+    >>> fix = correction(old, new)
+    >>> fix.type, fix.system.value, fix.planned_rounds
+    ('system_corrected', 'round_robin', 9)
+    """
+    if before.system is after.system:
+        return None
+    a, b = before.__dict__, after.__dict__
+    if any(a[k] != b[k] for k in a if k not in _SYSTEM_FIELDS):
+        return None
+    return ev.SystemCorrected(
+        tournament_id=after.tournament_id,
+        system=after.system,
+        planned_rounds=after.planned_rounds,
+        system_evidence=after.system_evidence,
+        event_type=after.event_type,
+    )
+
+
+def with_system(held: ev.TournamentRegistered, fix: ev.SystemCorrected) -> ev.TournamentRegistered:
+    """The registration ``held`` as ``fix`` puts it right (what the core does to its
+    tournament, :func:`tracker.engine.transition.apply`), for a ledger rebuilt from the
+    events sent."""
+    update: dict[str, object] = {
+        "system": fix.system,
+        "planned_rounds": fix.planned_rounds,
+        "system_evidence": fix.system_evidence,
+    }
+    if fix.event_type is not None:
+        update["event_type"] = fix.event_type
+    return held.model_copy(update=update)
 
 
 def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.InputEvent, ...]:
@@ -144,25 +205,6 @@ def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.Input
     return ()
 
 
-def _forget(facts: dict[FactKey, Fact], event: ev.InputEvent) -> None:
-    """Drop the facts a correction event takes back."""
-    if isinstance(event, ev.PairingRemoved):
-        a, b = sorted((event.white, event.black))
-        facts.pop(("pairing", event.round, a, b), None)
-        facts.pop(("result", event.round, a, b), None)
-    elif isinstance(event, ev.ByeRemoved):
-        facts.pop(("bye", event.round, event.player), None)
-    elif isinstance(event, ev.RoundReopened):
-        facts.pop(("closed", event.round), None)
-    elif isinstance(event, ev.PlayerRemoved):
-        for key in [
-            k
-            for k in facts
-            if k == ("player", event.rank) or (k[0] == "bye" and k[2] == event.rank)
-        ]:
-            del facts[key]
-
-
 _RETRACTIONS = (ev.PairingRemoved, ev.ByeRemoved, ev.RoundReopened, ev.PlayerRemoved)
 
 
@@ -172,6 +214,38 @@ class Fact:
 
     event: ev.InputEvent
     source: Source
+
+
+@functools.singledispatch
+def _forget(event: ev.InputEvent, facts: dict[FactKey, Fact]) -> None:
+    """Drop the facts a correction event takes back (:data:`_RETRACTIONS`), one function per
+    type; other events take nothing back."""
+
+
+@_forget.register
+def _(event: ev.PairingRemoved, facts: dict[FactKey, Fact]) -> None:
+    a, b = sorted((event.white, event.black))
+    facts.pop(("pairing", event.round, a, b), None)
+    facts.pop(("result", event.round, a, b), None)
+
+
+@_forget.register
+def _(event: ev.ByeRemoved, facts: dict[FactKey, Fact]) -> None:
+    facts.pop(("bye", event.round, event.player), None)
+
+
+@_forget.register
+def _(event: ev.RoundReopened, facts: dict[FactKey, Fact]) -> None:
+    facts.pop(("closed", event.round), None)
+
+
+@_forget.register
+def _(event: ev.PlayerRemoved, facts: dict[FactKey, Fact]) -> None:
+    gone = [
+        k for k in facts if k == ("player", event.rank) or (k[0] == "bye" and k[2] == event.rank)
+    ]
+    for key in gone:
+        del facts[key]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -192,31 +266,64 @@ class Report:
         return f"{self.kind}: {self.message}"
 
 
+@functools.singledispatch
 def describe(event: ev.InputEvent) -> str:
-    """A fact in words, for reports.
+    """A fact in words, for reports: one function per input event type.
 
     >>> describe(ev.Bye(tournament_id="t", round=3, player=7, kind="H"))
     'round 3: bye H of player 7'
     """
-    if isinstance(event, ev.GameResult | ev.ResultCorrected):
-        return f"round {event.round}: {event.white}-{event.black} {event.result}"
-    if isinstance(event, ev.Pairing):
-        return f"round {event.round}: board {event.white}-{event.black}"
-    if isinstance(event, ev.Bye):
-        return f"round {event.round}: bye {event.kind} of player {event.player}"
-    if isinstance(event, ev.RoundClosed):
-        return f"round {event.round} closed"
-    if isinstance(event, ev.PlayerRegistered | ev.PlayerCorrected):
-        return f"player {event.rank} ({event.name})"
-    if isinstance(event, ev.PairingRemoved):
-        return f"round {event.round}: board {event.white}-{event.black} taken back"
-    if isinstance(event, ev.ByeRemoved):
-        return f"round {event.round}: bye of player {event.player} taken back"
-    if isinstance(event, ev.RoundReopened):
-        return f"round {event.round} reopened"
-    if isinstance(event, ev.PlayerRemoved):
-        return f"player {event.rank} taken off the start list"
     return f"tournament {event.tournament_id}"
+
+
+@describe.register
+def _(event: ev.GameResult | ev.ResultCorrected) -> str:
+    return f"round {event.round}: {event.white}-{event.black} {event.result}"
+
+
+@describe.register
+def _(event: ev.Pairing) -> str:
+    return f"round {event.round}: board {event.white}-{event.black}"
+
+
+@describe.register
+def _(event: ev.Bye) -> str:
+    return f"round {event.round}: bye {event.kind} of player {event.player}"
+
+
+@describe.register
+def _(event: ev.RoundClosed) -> str:
+    return f"round {event.round} closed"
+
+
+@describe.register
+def _(event: ev.PlayerRegistered | ev.PlayerCorrected) -> str:
+    return f"player {event.rank} ({event.name})"
+
+
+@describe.register
+def _(event: ev.PairingRemoved) -> str:
+    return f"round {event.round}: board {event.white}-{event.black} taken back"
+
+
+@describe.register
+def _(event: ev.ByeRemoved) -> str:
+    return f"round {event.round}: bye of player {event.player} taken back"
+
+
+@describe.register
+def _(event: ev.RoundReopened) -> str:
+    return f"round {event.round} reopened"
+
+
+@describe.register
+def _(event: ev.PlayerRemoved) -> str:
+    return f"player {event.rank} taken off the start list"
+
+
+@describe.register
+def _(event: ev.SystemCorrected) -> str:
+    return f"tournament {event.tournament_id}: system {event.system.value}"
 
 
 def _differences(before: ev.InputEvent, after: ev.InputEvent) -> str:
@@ -249,7 +356,13 @@ class Ledger:
             except Rejected:
                 continue
             if isinstance(fact.event, _RETRACTIONS):
-                _forget(facts, fact.event)
+                _forget(fact.event, facts)
+            elif isinstance(fact.event, ev.SystemCorrected):
+                # the registration held, as the correction left it
+                held = facts[("tournament",)].event
+                assert isinstance(held, ev.TournamentRegistered)
+                fixed = with_system(held, fact.event)
+                facts[("tournament",)] = Fact(fixed, fact.source)
             else:
                 facts[fact_key(fact.event)] = Fact(canonical(fact.event), fact.source)
         return cls(MappingProxyType(facts), state)
@@ -340,7 +453,7 @@ def settle_facts(
             continue
         state, events = sent
         for e in events:
-            _forget(facts, e.event)
+            _forget(e.event, facts)
         facts[key] = Fact(event, candidate.source)
         send.extend(events)
     return Settled(Ledger(MappingProxyType(facts), state), tuple(send), tuple(reports))
@@ -393,7 +506,7 @@ def withdraw(ledger: Ledger, source: Source, stated: Mapping[FactKey, ev.InputEv
             continue
         state, events = sent
         for e in events:
-            _forget(facts, e.event)
+            _forget(e.event, facts)
         facts.pop(key, None)
         if again is not None:
             facts[fact_key(again)] = Fact(again, source)

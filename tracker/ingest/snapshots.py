@@ -85,11 +85,10 @@ def read_snapshot(
     text: str,
     *,
     tournament_id: str | None = None,
-    overrides: Mapping[str, object] | None = None,
+    overrides: ev.Overrides | None = None,
 ) -> Snapshot:
-    """The facts of one export. ``overrides`` replace fields of ``tournament_registered``
-    (``planned_rounds``, ``system``, ``edition`` given on the command line). Raises
-    :exc:`Unreadable`."""
+    """The facts of one export, with what the command line gives over its
+    ``tournament_registered`` (``overrides``). Raises :exc:`Unreadable`."""
     try:
         trf = parse_trf(text)
     except TrfError as exc:
@@ -108,7 +107,7 @@ def read_snapshot(
     if overrides:
         first = events[0]
         assert isinstance(first, ev.TournamentRegistered)
-        events[0] = first.model_copy(update=dict(overrides))
+        events[0] = overrides.apply(first, len(trf.players))
     facts = {fact_key(event): event for event in events}
     return Snapshot(trf, MappingProxyType(facts), text.endswith(("\n", "\r")))
 

@@ -374,9 +374,21 @@ def _attempt(
     """(round, verdict, alert id) of what :func:`certificate` certifies for ``title``."""
     if up_to is None:
         found = alert_in_force(state, rank, title)
-        if found is not None:
+        if found is None:
+            up_to = state.announced
+        elif found[1].rounds_considered <= found[0]:
             return found
-        up_to = state.announced
+        else:
+            # announced as certain: its evidence counts the games to come then as lost,
+            # and a certificate lists the games as played
+            number, planned = found[0], state.tournament.planned_rounds
+            if not state.tournament.is_last(state.announced):
+                raise NoNorm(
+                    f"the {title.value} norm is certain after round {number}, but rounds "
+                    f"{number + 1}-{planned} are not all played yet: a certificate lists the "
+                    "games as played, after the last round"
+                )
+            up_to = state.announced
     verdict = verdict_for(state, rank, title, up_to)
     alert = state.sent.get(f"norm:{rank}:{title.value}")
     if alert is not None and norm_alert_id_at(state, rank, title, up_to, verdict) != alert:

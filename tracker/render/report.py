@@ -257,7 +257,7 @@ def check_lines(
         if watch is None:
             verdict = verdict_for(state, rank, t, up_to)
         else:
-            verdict = watch.view.verdict(state, rank, t)
+            verdict = watch.view.shown(state, rank, t)
         if i:
             lines.append("")
         proof = evidence(verdict, verdict.raised, rules.rating_floor[t])

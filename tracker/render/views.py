@@ -248,7 +248,7 @@ def norm_watch(
         extra: dict[str, object] = {}
         if card:
             floor = state.title_rules.rating_floor[title]
-            verdict = watch.view.verdict(state, rank, title)
+            verdict = watch.view.shown(state, rank, title)
             made = alert_in_force(state, rank, title) if alert is not None else None
             extra = {
                 "prospect": prospect_detail(e.prospect) if e.prospect is not None else None,

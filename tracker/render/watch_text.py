@@ -61,8 +61,9 @@ def _left_out(edition: str) -> str:
 def entry_text(entry: Entry, edition: str) -> str:
     """What an entry says after its stage: why it is secured or out of reach, what a
     conditional norm depends on, what the remaining rounds must bring."""
-    if entry.stage is Stage.CONDITIONAL:
-        return "; ".join(f"depends on {c.article}: {c.text}" for c in entry.conditions)
+    if entry.conditions:  # conditional, or achieved on an unknown system's assumption
+        depends = "; ".join(f"depends on {c.article}: {c.text}" for c in entry.conditions)
+        return depends if entry.stage is Stage.CONDITIONAL else f"{entry.reason}; {depends}"
     if entry.stage is Stage.IN_CONTENTION and entry.prospect is not None:
         return need_text(prospect_detail(entry.prospect), edition)
     return entry.reason

@@ -91,6 +91,17 @@ are not modelled, so the 2009 edition, with the dated amendments its revisions c
 in for them (and says so)."""
 
 
+MIX_NOTE = (
+    ", its weighted title mix (1.45b–e) too: published paraphrases of the 2014 and 2017 "
+    "texts give the mix without weights and without FMs (IMs or GMs; WGMs, IMs or GMs), but "
+    "no verbatim copy of those texts was found, so a norm whose mix holds only by a weight "
+    "may not hold under them"
+)
+"""Issue 19's search of public copies of the FIDE handbook for the verbatim 1.45 of 2014 and
+2017 found the openings of the pages only (handbook.fide.com/chapter/B01Regulations2014, a
+2017 copy): the mix is not modelled as a dated revision, and the edition says so."""
+
+
 def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:
     """A sentence for the CLI: which edition and why.
 
@@ -99,7 +110,7 @@ def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:
     >>> chosen = why_chosen(FIDE_2009R2017, date(2018, 3, 1), forced=False)
     >>> chosen  # doctest: +ELLIPSIS +NORMALIZE_WHITESPACE
     '...; the 2014 to 2023 texts in force then are not modelled beyond the dated amendments
-    named: the 2009 text stands in for the rest'
+    named: the 2009 text stands in for the rest, its weighted title mix (1.45b–e) too...'
     """
     if forced:
         return f"{edition.name} ({edition.description}), chosen by name"
@@ -112,7 +123,7 @@ def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:
             if edition.amendments
             else "; the 2014 to 2023 texts in force then are not modelled: "
             f"{edition.name} stands in for them"
-        )
+        ) + MIX_NOTE
     return (
         f"{edition.name} ({edition.description}): in force on the start date {on.isoformat()}{note}"
     )

@@ -124,6 +124,8 @@ class TitleRules2009:
     """Minutes each player must have for 60 moves in a norm event, and the article. 1.14
     lists the allowed time controls (the summary table of 1.6: "not less than 120 minutes");
     read as 120 minutes for 60 moves, the least of the listed controls."""
+    max_hours_per_day: tuple[int, str] | None = (12, "1.12")
+    """1.12: no more than 12 hours of play a day, assuming 60 moves."""
     max_rounds_per_day: tuple[int, str] | None = (2, "1.13")
     """1.13: no more than two rounds a day (a flag on the norm)."""
     one_round_days: tuple[int, frozenset[Title], str] | None = None
@@ -188,6 +190,20 @@ class TitleRules2009:
         held = player.title.level if player.title is not None else 0
         return tuple(t for t in self.eligible_titles(player) if t.level > held)
 
+    rating_titles_published: bool = True
+    """1.3: "the following titles are awarded on reaching a certain *published* rating"
+    (по достижении игроком определённого опубликованного рейтинга): FM, CM, WFM and WCM
+    need the level on a published rating list; only the GM, IM, WGM and WIM thresholds of
+    1.52 may be unpublished, mid-period or mid-event ratings (1.52a). The 2024 text (1.3:
+    "a published or interim rating") and the 2017 revision that quotes it lift this."""
+    rating_title_article: str = "1.3"
+
+    def needs_published_rating(self, title: Title) -> bool:
+        """Whether a live rating at ``title``'s level is not yet a title level reached,
+        because the edition asks it on a published list (:attr:`rating_titles_published`;
+        the norm titles' levels never need it, 1.52a)."""
+        return self.rating_titles_published and title not in NORM_TITLES
+
     # -- 1.41 number of games ------------------------------------------------------------
 
     def min_games(self, t: Tournament) -> tuple[int, int]:
@@ -249,6 +265,8 @@ class TitleRules2009:
     after_norm_article: str = "1.42f"
     """Games after a norm achieved before the last round may be ignored."""
     last_round_forfeit_article: str = "1.42c"
+    unrated_zero_article: str = "1.42d"
+    """Unrated opponents with no point against rated ones, in round robins (2024: 1.4.2b)."""
 
     def may_ignore_wins(self, t: Tournament) -> bool:
         """1.42e: won games may be ignored, in every kind of tournament."""
@@ -300,7 +318,16 @@ class TitleRules2009:
     def is_foreign(self, federation: str, own: str) -> bool:
         """1.43: whether an opponent of ``federation`` counts as from a federation other
         than ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
-        :attr:`fid_counts_as_federation`."""
+        :attr:`fid_counts_as_federation`; a player of a non-member (``NON``,
+        :attr:`non_member_federations`) never, in every edition: NON is no FIDE federation
+        (1.42a; 2024 1.4.2a), so it is neither one of the federations 1.43 / 1.4.3 count
+        nor a foreign player of the Swiss exemption (1.43e / 1.4.3d).
+
+        >>> FIDE_2009.is_foreign("FRA", "GER"), FIDE_2009.is_foreign("NON", "GER")
+        (True, False)
+        """
+        if federation in self.non_member_federations:
+            return False
         return federation != own and (self.fid_counts_as_federation or federation != "FID")
 
     # -- the whole mix for n games ----------------------------------------------------------
@@ -554,11 +581,14 @@ FIDE_2009R2017 = dataclasses.replace(
     in_force_from=date(2017, 7, 1),
     amendments="unrated opponents at 1000, 30 rated games for titles by rating",
     rating_title_min_games=30,
+    rating_titles_published=False,
 )
-"""1.3 (as the 2024 text keeps it): "For ratings achieved after 1st July 2017, the player must
-at that time have played at least 30 rated games". Read as a rule of events starting on or
-after 1 July 2017, the day the 2017 regulations took effect (the edition is chosen by the
-start date, 1.53)."""
+"""1.3 (as the 2024 text keeps it): "Titles may be gained by achieving a published or interim
+rating at some time … For ratings achieved after 1st July 2017, the player must at that time
+have played at least 30 rated games". The revision takes the whole sentence, interim ratings
+with it (the 2014 and 2017 wordings were not found verbatim: a reading). Read as a rule of
+events starting on or after 1 July 2017, the day the 2017 regulations took effect (the
+edition is chosen by the start date, 1.53)."""
 
 FIDE_2009R2022 = dataclasses.replace(
     FIDE_2009R2017,

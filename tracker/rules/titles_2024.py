@@ -85,16 +85,21 @@ class TitleRules2024(TitleRules2009):
     win_article: str = "1.4.1f"
     after_norm_article: str = "1.4.1e"
     last_round_forfeit_article: str = "1.4.2c"
+    unrated_zero_article: str = "1.4.2b"
     swiss_exemption_article: str = "1.4.3d"
     short_norm_article: str = "1.4.1c"
     game_date_ratings_after_days: int | None = 30
     """1.1.4 and 1.4.6a: "In tournaments which last longer than 30 days, the opponents'
     ratings … used shall be those applying when the games were played"."""
+    rating_titles_published: bool = False
+    """1.3: "Titles may be gained by achieving a published or interim rating at some time"."""
     rating_title_min_games: int | None = 30
     """1.3: "For ratings achieved after 1st July 2017, the player must at that time have
     played at least 30 rated games"."""
     norm_rate_minimum: tuple[int, str] | None = (120, "1.1.3")
     """1.1.3: each player must have at least 2 hours for all the moves, assuming 60 moves."""
+    max_hours_per_day: tuple[int, str] | None = (12, "1.1.2")
+    """1.1.2: at most 12 hours of play a day, assuming 60-move games."""
     max_rounds_per_day: tuple[int, str] | None = (2, "1.1.3")
     """1.1.3: no more than two rounds a day."""
     one_round_days: tuple[int, frozenset[Title], str] | None = (

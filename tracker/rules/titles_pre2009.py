@@ -71,6 +71,8 @@ class TitleRulesPre2009(TitleRules2009):
     norm_rate_minimum: tuple[int, str] | None = None
     """The summary states no rate of play: only the rating regulations' minimum (B.02 1.1)
     applies."""
+    max_hours_per_day: tuple[int, str] | None = None
+    """The summary states no limit of hours a day."""
     max_rounds_per_day: tuple[int, str] | None = None
     """The summary states no limit of rounds a day."""
     max_event_days: tuple[int, str] | None = None
@@ -82,6 +84,7 @@ class TitleRulesPre2009(TitleRules2009):
     win_article: str = "2.1"
     after_norm_article: str = "2.1"
     last_round_forfeit_article: str = "2.1"
+    unrated_zero_article: str = "2.1"
     swiss_exemption_article: str = "2.2"
     articles: Mapping[str, str] = dataclasses.field(
         default_factory=lambda: MappingProxyType(
