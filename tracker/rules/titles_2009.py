@@ -1,8 +1,8 @@
 """FIDE Title Regulations (B.01) in force from 1 July 2009: the Russian seed text.
 
-Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is
-garbled the reading chosen is a field of the edition, documented beside it and in the README.
-"""
+Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is garbled
+the reading chosen is a field of the edition, written once in a ``Reading [...]`` paragraph of
+its docstring, from which ``scripts/readings.py`` lists it in ``docs/readings.md``."""
 
 from __future__ import annotations
 
