@@ -32,7 +32,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "readings.md"
-SOURCES = ROOT / "tracker"
+SOURCES = ("tracker", "follow", "cli", "streams")
+"""The packages whose docstrings hold readings."""
 COMMAND = ".venv/bin/python scripts/readings.py"
 WIDTH = 96
 MARKER = re.compile(r"[-+*%]|\d+[.)]")
@@ -128,10 +129,11 @@ def docstrings(tree: ast.Module, module: str) -> list[tuple[str, str, int]]:
 
 
 def collect(root: Path = ROOT) -> list[Reading]:
-    """Every reading of ``tracker/``, by section and rank; a malformed or repeated one is an
+    """Every reading of the :data:`SOURCES`, by section and rank; a malformed or repeated one is an
     error naming its file and line."""
     found: dict[tuple[str, int], Reading] = {}
-    for path in sorted((root / "tracker").rglob("*.py")):
+    paths = (path for package in SOURCES for path in (root / package).rglob("*.py"))
+    for path in sorted(paths):
         rel = path.relative_to(root)
         module = ".".join(rel.with_suffix("").parts).removesuffix(".__init__")
         tree = ast.parse(path.read_text(encoding="utf-8"), str(rel))

@@ -117,9 +117,13 @@ def _scheduled(state: TournamentState, rate: RateOfPlay, reason: str, rated_from
     * a day's play exceeds the edition's hours (2009 1.12, 2024 1.1.2: 12, assuming 60
       moves), where the rate of play gives the time for 60 moves.
 
-    Reading: the title regulations' 1.1 is the administration of every title of 0.31 (2009)
-    / 0.6 (2024), so an event that breaks it gives neither norms nor title-by-rating levels,
-    as a rapid event does (``docs/readings.md``)."""
+    Reading [issue-19 20] The schedule (2009 1.12/1.13, 2024 1.1.2/1.1.3): the busiest day comes
+    from 132, else from 042/052 against the planned rounds (⌈n/d⌉); more than two rounds on it,
+    or more than 12 hours (rounds × both clocks' time for 60 moves), or more rounds than 24
+    hours hold at twice the B.02 1.1 minimum (a one-day event of 9 rounds of a field rated
+    2400+): 1.1 is the administration of every title (of 0.31, 2009; 0.6, 2024), so the event
+    gives neither norms nor title levels (title-by-rating levels included), as a rapid event
+    does. The pre-2009 summary states no limit."""
     busiest = busiest_day(state.tournament)
     rules = state.title_rules
     if busiest is None:

@@ -213,11 +213,16 @@ class TitleRules2009:
         return tuple(t for t in self.eligible_titles(player) if t.level > held)
 
     rating_titles_published: bool = True
-    """1.3: "the following titles are awarded on reaching a certain *published* rating"
-    (по достижении игроком определённого опубликованного рейтинга): FM, CM, WFM and WCM
-    need the level on a published rating list; only the GM, IM, WGM and WIM thresholds of
-    1.52 may be unpublished, mid-period or mid-event ratings (1.52a). The 2024 text (1.3:
-    "a published or interim rating") and the 2017 revision that quotes it lift this."""
+    """1.3: whether FM, CM, WFM and WCM need the level on a published rating list
+    (:meth:`needs_published_rating`).
+
+    Reading [issue-19 30] 1.3 (2009): "the following titles are awarded on reaching a certain
+    *published* rating" (по достижении игроком определённого опубликованного рейтинга): a live
+    rating at the FM, CM, WFM or WCM level is said in the round summary (``standings[].note``,
+    where the games count for title ratings at all), not announced as reached; 1.52a lets the
+    GM, IM, WGM and WIM levels be unpublished, mid-period or mid-event ratings. The 2017
+    revision takes the 2024 wording (1.3: "a published or interim rating"), which lifts this;
+    the 2014 and 2017 texts were not found verbatim."""
     rating_title_article: str = "1.3"
 
     def needs_published_rating(self, title: Title) -> bool:
@@ -349,12 +354,14 @@ class TitleRules2009:
     swiss_exemption_article: str = "1.43e"
 
     def is_foreign(self, federation: str, own: str) -> bool:
-        """1.43: whether an opponent of ``federation`` counts as from a federation other
-        than ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
-        :attr:`fid_counts_as_federation`; a player of a non-member (``NON``,
-        :attr:`non_member_federations`) never, in every edition: NON is no FIDE federation
-        (1.42a; 2024 1.4.2a), so it is neither one of the federations 1.43 / 1.4.3 count
-        nor a foreign player of the Swiss exemption (1.43e / 1.4.3d).
+        """1.43: whether an opponent of ``federation`` counts as from a federation other than
+        ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
+        :attr:`fid_counts_as_federation`; a player of a non-member
+        (:attr:`non_member_federations`) never.
+
+        Reading [issue-19 50] NON: no FIDE federation (1.42a, 2024 1.4.2a): never one of the
+        federations of 1.43 / 1.4.3 nor a foreign player of the Swiss exemption (1.43e /
+        1.4.3d), in every edition.
 
         >>> FIDE_2009.is_foreign("FRA", "GER"), FIDE_2009.is_foreign("NON", "GER")
         (True, False)
