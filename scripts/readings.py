@@ -60,7 +60,8 @@ class Reading:
 
     def bullet(self) -> str:
         """The Markdown bullet ``docs/readings.md`` shows."""
-        return wrap(f"**{self.heading}** — {self.text} (`{self.where}`)")
+        dash = " " if self.text.startswith("(") else " — "
+        return wrap(f"**{self.heading}**{dash}{self.text} (`{self.where}`)")
 
 
 def wrap(text: str) -> str:

@@ -152,7 +152,12 @@ class TitleRules2009:
     2024); 2009 has no such rule."""
     max_event_days: tuple[int, str] | None = (90, "1.15")
     """1.15: normally only events played within 90 days; longer ones (leagues, national
-    championships, approved events) declare the list used (1.16). A flag on the norm."""
+    championships, approved events) declare the list used (1.16). A flag on the norm.
+
+    Reading [files 40] 1.15/1.16 (2009): an event over 90 days (start to the later of the end
+    date and the last round date, both days counted) is flagged; the choice of list 1.16 leaves
+    to the organiser is not in the events, so the list at the start is used
+    (:attr:`game_date_ratings_after_days`)."""
 
     # -- 0.31 / 1.51 which titles a player can gain ------------------------------------------
 

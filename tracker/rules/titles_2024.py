@@ -121,8 +121,11 @@ class TitleRules2024(TitleRules2009):
         "1.1.3a",
     )
     """1.1.3a: a GM or WGM application based on norms needs one norm from an event with one
-    round a day on at least three days. Reading: at least three days of the event have a
-    single round (other days may have two)."""
+    round a day on at least three days.
+
+    Reading [files 30] 1.1.3a (2024): "one round per day for at least three days" is read as: at
+    least three days of the event with a single round (other days may have two); from the round
+    dates of TRF 132, a flag on GM and WGM norms."""
     max_event_days: tuple[int, str] | None = None
     """2024 has no 90-day rule; events over 30 days use game-date ratings (1.1.4)."""
     event_type_swiss: tuple[int, int] | None = (40, 2000)
