@@ -538,16 +538,27 @@ class TitleRules2009:
     regulations in force when it was achieved; 1.43f at least one norm under the normal
     foreigner requirement."""
     application_games: int = 27
-    """1.50: norms covering at least 27 games (each norm counted as :meth:`credited_games`
-    of its own edition says)."""
+    """1.50: norms covering at least 27 games.
+
+    Reading [titles 20] 27 games (1.5.1, 1.50): the sum of each norm's games credited (each norm
+    counted as :meth:`credited_games` of its own edition says); 1.4.1d's whole points are each
+    norm's own (two norms of half a point over add no game, as the QC's review of 1 May 2023
+    says). "Two or more norms" (2009 1.50, :attr:`application_min_norms`) is kept under 2024,
+    whose paraphrase speaks of norms."""
     application_min_norms: int = 2
     """1.50: "two or more norms"."""
     short_norms_per_application: int | None = None
     """How many 8-game norms of 1.4.1c (2024) one application may use; ``None``: the edition
     has no such norms and no limit."""
     event_type_norms_after: date | None = None
-    """1.5.6 (2024): an application holding a norm of an event that started after this day
-    needs a norm from an event of :meth:`event_type_1_5_6`; ``None``: no such rule."""
+    """1.5.6 (2024): an application holding a norm of an event that started after this day needs
+    a norm from an event of :meth:`event_type_1_5_6`; ``None``: no such rule.
+
+    Reading [titles 60] 1.5.6: "a norm achieved after 30 June 2022" is read by the event's start
+    date, as for the flag on the norm; an event whose type is not known (a norm of an edition
+    without the rule, a held norm that does not say) is not taken for one of 1.5.6's. An
+    application may leave out a later norm rather than need a 1.5.6 norm, when the others are
+    enough."""
 
 
 def _bar(held: Title | None, woman: bool, title: Title) -> str | None:
@@ -661,9 +672,9 @@ FIDE_2009R2022 = dataclasses.replace(
         {**FIDE_2009R2017.application_articles, "event_types": "1.5.6"}
     ),
 )
-"""1.5.6 of the 2024 text reaches back: "if an application includes at least one norm
-achieved after 30 June 2022", one of its norms must come from a strong Swiss or one of the
-events it lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``)
-as a 2024 norm does, with the 2024 list (the 2022 wording is not in the reference). Reading:
-the event's start date decides, as for the edition (1.53). An application judged under this
-revision (:mod:`tracker.titles`) asks it of its norms (``event_type_norms_after``)."""
+"""1.5.6 of the 2024 text reaches back: "if an application includes at least one norm achieved
+after 30 June 2022", one of its norms must come from a strong Swiss or one of the events it
+lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``) as a 2024
+norm does, with the 2024 list (the 2022 wording is not in the reference); the start date decides
+(the reading of ``TitleRules2024.event_type_swiss``). An application judged under this revision
+(:mod:`tracker.titles`) asks it of its norms (``event_type_norms_after``)."""

@@ -161,7 +161,10 @@ class TitleRules2024(TitleRules2009):
     foreigner requirement; 1.4.1c at most one 8-game norm; 1.5.6 the event types; 1.1.3a
     (:attr:`one_round_days`) one norm from an event with one round a day on three days."""
     short_norms_per_application: int | None = 1
-    """1.4.1c: "only one such norm" (8 games counted as 9) may be used in an application."""
+    """1.4.1c: "only one such norm" (8 games counted as 9) may be used in an application.
+
+    Reading [titles 50] 1.4.1c: one 8-game norm per application; a second is left out, and said
+    so."""
     event_type_norms_after: date | None = date(2022, 6, 30)
     """1.5.6: "if an application includes at least one norm achieved after 30 June 2022"."""
     articles: Mapping[str, str] = dataclasses.field(
