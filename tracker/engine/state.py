@@ -181,7 +181,7 @@ class TournamentState:
     def all_cells(self, up_to: int) -> dict[int, list[Cell]]:
         """Every player's cells, from each round's (memoised) :meth:`Round.cells`: in round
         order, as a player has at most one cell a round (a board or a bye, never both: see
-        ``transition._already_placed``)."""
+        ``facts._already_placed``)."""
         cells: dict[int, list[Cell]] = {rank: [] for rank in self.players}
         for number in range(1, up_to + 1):
             rnd = self.rounds.get(number)

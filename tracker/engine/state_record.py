@@ -30,8 +30,8 @@ from pydantic import BaseModel, ConfigDict
 from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.domain.tournaments import Tournament
+from tracker.engine.facts import begin
 from tracker.engine.state import Round, TournamentState
-from tracker.engine.transition import begin
 
 
 class RoundRecord(BaseModel):

@@ -9,19 +9,16 @@ emits nothing.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Sequence
 from types import MappingProxyType
-from typing import TypeVar
 
 from tracker import contract as ev
-from tracker.domain.players import Player, Sex
-from tracker.domain.results import Code, format_result, parse_result
-from tracker.domain.titles import Title
-from tracker.domain.tournaments import Tournament
 from tracker.engine.alerts import alert_id
 from tracker.engine.carry import Carry
 from tracker.engine.corrections import correct
 from tracker.engine.evaluation import PlayerRound
+from tracker.engine.facts import RECORDERS, Rejected, begin, register_tournament
 from tracker.engine.round_alerts import (
     Emitted,
     norm_alerts,
@@ -30,23 +27,8 @@ from tracker.engine.round_alerts import (
     summary_fields,
 )
 from tracker.engine.round_view import view_after
-from tracker.engine.state import Round, TournamentState
+from tracker.engine.state import TournamentState
 from tracker.engine.watch import Watch
-from tracker.rules import title_rules_in_force, title_rules_named, why_chosen
-from tracker.rules.rating import rating_rules_in_force
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class Rejected(ValueError):
-    """An input event the tracker refuses; ``field`` names the offending field."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
-        self.message = message
-
 
 Evaluate = Callable[[TournamentState, int], tuple[TournamentState, Emitted]]
 """What a finished round derives: the state after announcing round ``number`` and its
@@ -79,36 +61,14 @@ def record(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
     follower, ``follow/``) can check a fact against the facts already sent without the cost of
     evaluating rounds."""
     if isinstance(event, ev.TournamentRegistered):
-        return _register_tournament(state, event)
+        return register_tournament(state, event)
     if state is None:
         raise Rejected("tournament_id", f"unknown tournament {event.tournament_id!r}")
     if event.tournament_id != state.tournament.id:
         raise Rejected(
             "tournament_id", f"event for {event.tournament_id!r} given to {state.tournament.id!r}"
         )
-    if isinstance(event, ev.PlayerRegistered):
-        return _register_player(state, event)
-    if isinstance(event, ev.PlayerCorrected):
-        return _correct_player(state, event)
-    if isinstance(event, ev.PlayerRemoved):
-        return _remove_player(state, event)
-    if isinstance(event, ev.SystemCorrected):
-        return _correct_system(state, event)
-    if isinstance(event, ev.Pairing):
-        return _pair(state, event)
-    if isinstance(event, ev.Bye):
-        return _bye(state, event)
-    if isinstance(event, ev.GameResult):
-        return _result(state, event, correction=False)
-    if isinstance(event, ev.ResultCorrected):
-        return _result(state, event, correction=True)
-    if isinstance(event, ev.PairingRemoved):
-        return _unpair(state, event)
-    if isinstance(event, ev.ByeRemoved):
-        return _unbye(state, event)
-    if isinstance(event, ev.RoundReopened):
-        return _reopen(state, event)
-    return _close(state, event)
+    return RECORDERS[type(event)](state, event)
 
 
 def settle(state: TournamentState | None, event: ev.InputEvent) -> TournamentState:
@@ -124,337 +84,6 @@ def settle(state: TournamentState | None, event: ev.InputEvent) -> TournamentSta
         after = dataclasses.replace(after, announced=last)
     finished = after.finished_after(last)
     return after if finished == last else dataclasses.replace(after, announced=finished)
-
-
-# ----------------------------------------------------------------------------- facts
-
-
-def _register_tournament(
-    state: TournamentState | None, e: ev.TournamentRegistered
-) -> TournamentState:
-    tournament = Tournament(
-        id=e.tournament_id,
-        name=e.name,
-        start_date=e.start_date,
-        end_date=e.end_date,
-        system=e.system,
-        system_evidence=e.system_evidence,
-        host_federation=e.host_federation,
-        planned_rounds=e.planned_rounds,
-        kinds=frozenset(e.kinds),
-        edition=e.edition,
-        city=e.city,
-        chief_arbiter=e.chief_arbiter,
-        time_control=e.time_control,
-        event_type=e.event_type,
-        round_dates=e.round_dates or (),
-    )
-    if state is not None:
-        if state.tournament == tournament:
-            return state
-        raise Rejected(
-            "tournament_id",
-            f"tournament {e.tournament_id!r} is already registered with other facts",
-        )
-    return begin(tournament)
-
-
-def begin(tournament: Tournament) -> TournamentState:
-    """The state of a tournament just registered: no players, no rounds, the editions in
-    force on its start date, or the one it names (``edition``)."""
-    start, edition = tournament.start_date, tournament.edition
-    try:
-        rules = title_rules_named(edition) if edition else title_rules_in_force(start)
-    except ValueError as exc:
-        raise Rejected("edition", str(exc)) from None
-    rating = rating_rules_in_force(start)
-    reason = why_chosen(rules, start, forced=edition is not None)
-    return TournamentState(
-        tournament=tournament,
-        title_rules=rules,
-        rating_rules=rating,
-        edition_reason=f"{reason}; live ratings by {rating.name}, in force on the start date",
-    )
-
-
-def _correct_system(state: TournamentState, e: ev.SystemCorrected) -> TournamentState:
-    """The system (and the rounds it plans, how it was read and the ``092`` words) put
-    right. Refused when the rounds already played do not fit the rounds it plans."""
-    t = state.tournament
-    fixed = dataclasses.replace(
-        t,
-        system=e.system,
-        planned_rounds=e.planned_rounds,
-        system_evidence=e.system_evidence,
-        event_type=t.event_type if e.event_type is None else e.event_type,
-    )
-    if fixed == t:
-        return state
-    played = max(state.rounds, default=0)
-    if e.planned_rounds is not None and played > e.planned_rounds:
-        raise Rejected(
-            "planned_rounds",
-            f"{e.planned_rounds} planned rounds, but round {played} has facts already",
-        )
-    return dataclasses.replace(state, tournament=fixed)
-
-
-def _player(e: ev.PlayerRegistered | ev.PlayerCorrected) -> Player:
-    return Player(
-        rank=e.rank,
-        name=e.name,
-        federation=e.federation,
-        fide_id=e.fide_id,
-        sex=Sex(e.sex) if e.sex else None,
-        title=Title.parse(e.title),
-        rating=e.rating or None,
-        k_factor=e.k_factor,
-        birth_date=e.birth_date,
-        rated_games=e.rated_games,
-        computer=e.computer,
-    )
-
-
-def _register_player(state: TournamentState, e: ev.PlayerRegistered) -> TournamentState:
-    player = _player(e)
-    known = state.players.get(e.rank)
-    if known == player:
-        return state
-    if known is not None:
-        raise Rejected(
-            "rank",
-            f"start rank {e.rank} is already registered as {known.label()} "
-            "(send player_corrected to change the record)",
-        )
-    if len(state.players) >= ev.MAX_PLAYERS:
-        raise Rejected(
-            "rank",
-            f"start rank {e.rank}: the tournament already has {len(state.players)} players, "
-            f"the most the contract allows ({ev.MAX_PLAYERS})",
-        )
-    return dataclasses.replace(state, players=_with(state.players, e.rank, player))
-
-
-def _correct_player(state: TournamentState, e: ev.PlayerCorrected) -> TournamentState:
-    """The registered record replaced by the corrected one."""
-    known = state.players.get(e.rank)
-    if known is None:
-        raise Rejected(
-            "rank", f"no player with start rank {e.rank} is registered (send player_registered)"
-        )
-    player = _player(e)
-    if known == player:
-        return state
-    return dataclasses.replace(state, players=_with(state.players, e.rank, player))
-
-
-def _remove_player(state: TournamentState, e: ev.PlayerRemoved) -> TournamentState:
-    """A player registered by mistake taken off the start list, with their byes. A player
-    not registered (or removed already) changes nothing."""
-    if e.rank not in state.players:
-        return state
-    rounds = dict(state.rounds)
-    for number, rnd in sorted(state.rounds.items()):
-        board = rnd.opponent_board(e.rank)
-        if board is not None:
-            raise Rejected(
-                "rank",
-                f"player {e.rank} plays on board {board[0]}-{board[1]} in round {number}: "
-                "take the board back first (pairing_removed)",
-            )
-        if e.rank in rnd.byes:
-            rounds[number] = rnd.replaced(byes=_without(rnd.byes, e.rank))
-    return dataclasses.replace(
-        state,
-        players=_without(state.players, e.rank),
-        rounds=MappingProxyType(rounds),
-    )
-
-
-def _board(
-    state: TournamentState, e: ev.GameResult | ev.ResultCorrected | ev.PairingRemoved
-) -> tuple[Round, tuple[int, int]]:
-    """The round and the board the event names, its players known; a board the round has
-    with the colours the other way round is refused (naming ``white``)."""
-    _check_players(state, e.round, white=e.white, black=e.black)
-    rnd = state.round(e.round)
-    if (e.white, e.black) not in rnd.boards and (e.black, e.white) in rnd.boards:
-        raise Rejected(
-            "white",
-            f"round {e.round} pairs {e.black} with White against {e.white}, "
-            "not the other way round",
-        )
-    return rnd, (e.white, e.black)
-
-
-def _check_players(state: TournamentState, round_: int, **ranks: int) -> None:
-    planned = state.tournament.planned_rounds
-    if planned is not None and round_ > planned:
-        raise Rejected("round", f"round {round_} is beyond the {planned} planned rounds")
-    for field, rank in ranks.items():
-        if rank not in state.players:
-            raise Rejected(field, f"unknown player with start rank {rank}")
-    values = list(ranks.values())
-    if len(values) == 2 and values[0] == values[1]:
-        raise Rejected("black", f"player {values[0]} cannot be paired against themself")
-
-
-def _already_placed(rnd: Round, rank: int, board: tuple[int, int] | None) -> str | None:
-    if rank in rnd.byes:
-        return f"has a bye ({rnd.byes[rank].value})"
-    other = rnd.opponent_board(rank)
-    if other is not None and other != board:
-        return f"is already paired on board {other[0]}-{other[1]}"
-    return None
-
-
-def _pair(state: TournamentState, e: ev.Pairing) -> TournamentState:
-    _check_players(state, e.round, white=e.white, black=e.black)
-    rnd = state.round(e.round)
-    board = (e.white, e.black)
-    if board in rnd.boards:
-        rated = _rated(rnd, e, correction=False)
-        return state if rated is rnd else state.with_round(e.round, rated)
-    _not_finished(state, rnd, e.round)
-    for field, rank in (("white", e.white), ("black", e.black)):
-        clash = _already_placed(rnd, rank, board)
-        if clash:
-            raise Rejected(field, f"player {rank} {clash} in round {e.round}")
-    boards = _with(rnd.boards, board, None)
-    rated = _rated(rnd, e, correction=False)
-    return state.with_round(e.round, rated.replaced(boards=boards))
-
-
-def _rated(
-    rnd: Round, e: ev.Pairing | ev.GameResult | ev.ResultCorrected, correction: bool
-) -> Round:
-    """The round with the game-date ratings the event gives (1.1.4 of 2024). A rating
-    already recorded for the round changes only by a ``result_corrected``."""
-    if e.white_rating is None and e.black_rating is None:
-        return rnd
-    ratings = dict(rnd.ratings)
-    for field, rank, rating in (
-        ("white_rating", e.white, e.white_rating),
-        ("black_rating", e.black, e.black_rating),
-    ):
-        if rating is None:
-            continue
-        known = ratings.get(rank)
-        if known is not None and known != rating and not correction:
-            raise Rejected(
-                field,
-                f"player {rank} is already rated {known} on the day of round {e.round}; "
-                "send result_corrected to change it",
-            )
-        ratings[rank] = rating
-    if ratings == rnd.ratings:
-        return rnd
-    return rnd.replaced(ratings=MappingProxyType(ratings))
-
-
-def _bye(state: TournamentState, e: ev.Bye) -> TournamentState:
-    _check_players(state, e.round, player=e.player)
-    rnd = state.round(e.round)
-    code = Code.parse(e.kind)
-    if rnd.byes.get(e.player) is code:
-        return state
-    _not_finished(state, rnd, e.round)
-    clash = _already_placed(rnd, e.player, None)
-    if clash:
-        raise Rejected("player", f"player {e.player} {clash} in round {e.round}")
-    return state.with_round(e.round, rnd.replaced(byes=_with(rnd.byes, e.player, code)))
-
-
-def _result(
-    state: TournamentState, e: ev.GameResult | ev.ResultCorrected, correction: bool
-) -> TournamentState:
-    codes = parse_result(e.result)
-    rnd, board = _board(state, e)
-    if board not in rnd.boards:
-        _not_finished(state, rnd, e.round, f" and has no board {e.white}-{e.black}")
-        for field, rank in (("white", e.white), ("black", e.black)):
-            clash = _already_placed(rnd, rank, board)
-            if clash:
-                raise Rejected(field, f"player {rank} {clash} in round {e.round}")
-    known = rnd.boards.get(board)
-    if known is not None and known != codes and not correction:
-        raise Rejected(
-            "result",
-            f"round {e.round} board {e.white}-{e.black} already has the "
-            f"result {format_result(*known)}; send result_corrected to change it",
-        )
-    rated = _rated(rnd, e, correction)
-    if known == codes:
-        return state if rated is rnd else state.with_round(e.round, rated)
-    boards = _with(rnd.boards, board, codes)
-    # a board first known by its result: the input does not send this round's pairings
-    implied = True if board not in rnd.boards else None
-    return state.with_round(e.round, rated.replaced(boards=boards, implied=implied))
-
-
-def _close(state: TournamentState, e: ev.RoundClosed) -> TournamentState:
-    _check_players(state, e.round)
-    rnd = state.round(e.round)
-    if rnd.closed:
-        return state
-    return state.with_round(e.round, rnd.replaced(closed=True, reopened=False))
-
-
-def _not_finished(state: TournamentState, rnd: Round, number: int, detail: str = "") -> None:
-    """A new board or bye is refused in a finished round, unless a correction opened its
-    line-up (``round_reopened``, ``pairing_removed``, ``bye_removed``)."""
-    if number <= state.announced and not rnd.amended:
-        raise Rejected(
-            "round",
-            f"round {number} has already finished{detail} "
-            "(send round_reopened first to change its pairings or byes)",
-        )
-
-
-def _unpair(state: TournamentState, e: ev.PairingRemoved) -> TournamentState:
-    """The board taken back, with its result and the game-date ratings it carried; the
-    round's line-up stays open for the right board, even once the round has finished
-    (:attr:`Round.amended`). A board not there (taken back already) changes nothing."""
-    rnd, board = _board(state, e)
-    if board not in rnd.boards:
-        return state
-    ratings = rnd.ratings
-    if e.white in ratings or e.black in ratings:
-        ratings = MappingProxyType({rank: r for rank, r in ratings.items() if rank not in board})
-    return state.with_round(
-        e.round,
-        rnd.replaced(
-            boards=_without(rnd.boards, board),
-            ratings=ratings,
-            amended=True,
-        ),
-    )
-
-
-def _unbye(state: TournamentState, e: ev.ByeRemoved) -> TournamentState:
-    """The player's bye taken back (a finished round's line-up is open for what replaces
-    it); no bye there changes nothing."""
-    _check_players(state, e.round, player=e.player)
-    rnd = state.round(e.round)
-    if e.player not in rnd.byes:
-        return state
-    return state.with_round(
-        e.round,
-        rnd.replaced(
-            byes=_without(rnd.byes, e.player),
-            amended=True,
-        ),
-    )
-
-
-def _reopen(state: TournamentState, e: ev.RoundReopened) -> TournamentState:
-    """The round no longer closed, its line-up open for changes; it finishes again when it
-    is complete (or closed)."""
-    _check_players(state, e.round)
-    rnd = state.round(e.round)
-    if not rnd.closed and rnd.reopened:
-        return state
-    return state.with_round(e.round, rnd.replaced(closed=False, amended=True, reopened=True))
 
 
 # ----------------------------------------------------------------------------- derived
@@ -514,28 +143,56 @@ def _still_finished(before: TournamentState, after: TournamentState, event: ev.I
     return before.announced
 
 
+@functools.singledispatch
 def _why(event: ev.InputEvent) -> str:
-    """The correction, as the reason of the alerts it leads to says it."""
-    if isinstance(event, ev.PlayerCorrected):
-        return f"the registration of player {event.rank} was corrected"
-    if isinstance(event, ev.SystemCorrected):
-        return f"the event's system was corrected to {event.system.value.replace('_', ' ')}"
-    if isinstance(event, ev.PlayerRemoved):
-        return f"player {event.rank} was taken off the start list"
-    if isinstance(event, ev.RoundReopened):
-        return f"round {event.round} was reopened"
-    if isinstance(event, ev.ByeRemoved):
-        return f"the bye of player {event.player} in round {event.round} was taken back"
-    if isinstance(event, ev.Bye):
-        return f"a bye of player {event.player} was added to round {event.round}"
-    assert isinstance(event, ev.PairingRemoved | ev.Pairing | ev.GameResult | ev.ResultCorrected), (
-        event
-    )
+    """The correction, as the reason of the alerts it leads to says it: one function per
+    input event type that can correct a finished round."""
+    raise TypeError(f"{type(event).__name__} corrects no round")
+
+
+@_why.register
+def _(event: ev.PlayerCorrected) -> str:
+    return f"the registration of player {event.rank} was corrected"
+
+
+@_why.register
+def _(event: ev.SystemCorrected) -> str:
+    return f"the event's system was corrected to {event.system.value.replace('_', ' ')}"
+
+
+@_why.register
+def _(event: ev.PlayerRemoved) -> str:
+    return f"player {event.rank} was taken off the start list"
+
+
+@_why.register
+def _(event: ev.RoundReopened) -> str:
+    return f"round {event.round} was reopened"
+
+
+@_why.register
+def _(event: ev.ByeRemoved) -> str:
+    return f"the bye of player {event.player} in round {event.round} was taken back"
+
+
+@_why.register
+def _(event: ev.Bye) -> str:
+    return f"a bye of player {event.player} was added to round {event.round}"
+
+
+@_why.register
+def _(event: ev.PairingRemoved) -> str:
+    return f"board {event.white}-{event.black} of round {event.round} was taken back"
+
+
+@_why.register
+def _(event: ev.Pairing) -> str:
+    return f"board {event.white}-{event.black} of round {event.round} was added"
+
+
+@_why.register
+def _(event: ev.GameResult | ev.ResultCorrected) -> str:
     board = f"board {event.white}-{event.black} of round {event.round}"
-    if isinstance(event, ev.PairingRemoved):
-        return f"{board} was taken back"
-    if isinstance(event, ev.Pairing):
-        return f"{board} was added"
     return f"the result of {board} was corrected to {event.result}"
 
 
@@ -590,18 +247,6 @@ def round_finished(
 
 
 # ----------------------------------------------------------------------------- helpers
-
-
-def _with(mapping: Mapping[K, V], key: K, value: V) -> Mapping[K, V]:
-    copy = dict(mapping)
-    copy[key] = value
-    return MappingProxyType(copy)
-
-
-def _without(mapping: Mapping[K, V], key: K) -> Mapping[K, V]:
-    copy = dict(mapping)
-    del copy[key]
-    return MappingProxyType(copy)
 
 
 __all__ = ["Rejected", "apply", "begin", "record", "settle"]

@@ -21,6 +21,7 @@ follower rebuilds its ledger from what was sent (:meth:`Ledger.of`).
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Iterable, Mapping
 from types import MappingProxyType
 from typing import Literal
@@ -204,25 +205,6 @@ def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.Input
     return ()
 
 
-def _forget(facts: dict[FactKey, Fact], event: ev.InputEvent) -> None:
-    """Drop the facts a correction event takes back."""
-    if isinstance(event, ev.PairingRemoved):
-        a, b = sorted((event.white, event.black))
-        facts.pop(("pairing", event.round, a, b), None)
-        facts.pop(("result", event.round, a, b), None)
-    elif isinstance(event, ev.ByeRemoved):
-        facts.pop(("bye", event.round, event.player), None)
-    elif isinstance(event, ev.RoundReopened):
-        facts.pop(("closed", event.round), None)
-    elif isinstance(event, ev.PlayerRemoved):
-        for key in [
-            k
-            for k in facts
-            if k == ("player", event.rank) or (k[0] == "bye" and k[2] == event.rank)
-        ]:
-            del facts[key]
-
-
 _RETRACTIONS = (ev.PairingRemoved, ev.ByeRemoved, ev.RoundReopened, ev.PlayerRemoved)
 
 
@@ -232,6 +214,38 @@ class Fact:
 
     event: ev.InputEvent
     source: Source
+
+
+@functools.singledispatch
+def _forget(event: ev.InputEvent, facts: dict[FactKey, Fact]) -> None:
+    """Drop the facts a correction event takes back (:data:`_RETRACTIONS`), one function per
+    type; other events take nothing back."""
+
+
+@_forget.register
+def _(event: ev.PairingRemoved, facts: dict[FactKey, Fact]) -> None:
+    a, b = sorted((event.white, event.black))
+    facts.pop(("pairing", event.round, a, b), None)
+    facts.pop(("result", event.round, a, b), None)
+
+
+@_forget.register
+def _(event: ev.ByeRemoved, facts: dict[FactKey, Fact]) -> None:
+    facts.pop(("bye", event.round, event.player), None)
+
+
+@_forget.register
+def _(event: ev.RoundReopened, facts: dict[FactKey, Fact]) -> None:
+    facts.pop(("closed", event.round), None)
+
+
+@_forget.register
+def _(event: ev.PlayerRemoved, facts: dict[FactKey, Fact]) -> None:
+    gone = [
+        k for k in facts if k == ("player", event.rank) or (k[0] == "bye" and k[2] == event.rank)
+    ]
+    for key in gone:
+        del facts[key]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -252,33 +266,64 @@ class Report:
         return f"{self.kind}: {self.message}"
 
 
+@functools.singledispatch
 def describe(event: ev.InputEvent) -> str:
-    """A fact in words, for reports.
+    """A fact in words, for reports: one function per input event type.
 
     >>> describe(ev.Bye(tournament_id="t", round=3, player=7, kind="H"))
     'round 3: bye H of player 7'
     """
-    if isinstance(event, ev.GameResult | ev.ResultCorrected):
-        return f"round {event.round}: {event.white}-{event.black} {event.result}"
-    if isinstance(event, ev.Pairing):
-        return f"round {event.round}: board {event.white}-{event.black}"
-    if isinstance(event, ev.Bye):
-        return f"round {event.round}: bye {event.kind} of player {event.player}"
-    if isinstance(event, ev.RoundClosed):
-        return f"round {event.round} closed"
-    if isinstance(event, ev.PlayerRegistered | ev.PlayerCorrected):
-        return f"player {event.rank} ({event.name})"
-    if isinstance(event, ev.PairingRemoved):
-        return f"round {event.round}: board {event.white}-{event.black} taken back"
-    if isinstance(event, ev.ByeRemoved):
-        return f"round {event.round}: bye of player {event.player} taken back"
-    if isinstance(event, ev.RoundReopened):
-        return f"round {event.round} reopened"
-    if isinstance(event, ev.PlayerRemoved):
-        return f"player {event.rank} taken off the start list"
-    if isinstance(event, ev.SystemCorrected):
-        return f"tournament {event.tournament_id}: system {event.system.value}"
     return f"tournament {event.tournament_id}"
+
+
+@describe.register
+def _(event: ev.GameResult | ev.ResultCorrected) -> str:
+    return f"round {event.round}: {event.white}-{event.black} {event.result}"
+
+
+@describe.register
+def _(event: ev.Pairing) -> str:
+    return f"round {event.round}: board {event.white}-{event.black}"
+
+
+@describe.register
+def _(event: ev.Bye) -> str:
+    return f"round {event.round}: bye {event.kind} of player {event.player}"
+
+
+@describe.register
+def _(event: ev.RoundClosed) -> str:
+    return f"round {event.round} closed"
+
+
+@describe.register
+def _(event: ev.PlayerRegistered | ev.PlayerCorrected) -> str:
+    return f"player {event.rank} ({event.name})"
+
+
+@describe.register
+def _(event: ev.PairingRemoved) -> str:
+    return f"round {event.round}: board {event.white}-{event.black} taken back"
+
+
+@describe.register
+def _(event: ev.ByeRemoved) -> str:
+    return f"round {event.round}: bye of player {event.player} taken back"
+
+
+@describe.register
+def _(event: ev.RoundReopened) -> str:
+    return f"round {event.round} reopened"
+
+
+@describe.register
+def _(event: ev.PlayerRemoved) -> str:
+    return f"player {event.rank} taken off the start list"
+
+
+@describe.register
+def _(event: ev.SystemCorrected) -> str:
+    return f"tournament {event.tournament_id}: system {event.system.value}"
 
 
 def _differences(before: ev.InputEvent, after: ev.InputEvent) -> str:
@@ -311,7 +356,7 @@ class Ledger:
             except Rejected:
                 continue
             if isinstance(fact.event, _RETRACTIONS):
-                _forget(facts, fact.event)
+                _forget(fact.event, facts)
             elif isinstance(fact.event, ev.SystemCorrected):
                 # the registration held, as the correction left it
                 held = facts[("tournament",)].event
@@ -408,7 +453,7 @@ def settle_facts(
             continue
         state, events = sent
         for e in events:
-            _forget(facts, e.event)
+            _forget(e.event, facts)
         facts[key] = Fact(event, candidate.source)
         send.extend(events)
     return Settled(Ledger(MappingProxyType(facts), state), tuple(send), tuple(reports))
@@ -461,7 +506,7 @@ def withdraw(ledger: Ledger, source: Source, stated: Mapping[FactKey, ev.InputEv
             continue
         state, events = sent
         for e in events:
-            _forget(facts, e.event)
+            _forget(e.event, facts)
         facts.pop(key, None)
         if again is not None:
             facts[fact_key(again)] = Fact(again, source)
