@@ -93,8 +93,9 @@ def markdown(text: str) -> str:
 
 
 def docstrings(tree: ast.Module, module: str) -> list[tuple[str, str, int]]:
-    """Every docstring of a module as ``(qualified name, text, line)``, attribute docstrings
-    (a string right after an assignment in a module or class body) included."""
+    """Every docstring of a module, its classes and their functions as ``(qualified name,
+    text, line)``, attribute docstrings (a string right after an assignment in a module or
+    class body) included; functions nested in functions are not read."""
     out: list[tuple[str, str, int]] = []
 
     def body(nodes: list[ast.stmt], prefix: str) -> None:
@@ -178,22 +179,22 @@ def render(document: str, readings: list[Reading]) -> str:
     return BLOCK.sub(fill, document)
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, doc: Path = DOC) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="exit 1 if the file is not up to date")
     args = parser.parse_args(argv)
-    current = DOC.read_text(encoding="utf-8")
+    current = doc.read_text(encoding="utf-8")
     wanted = render(current, collect())
     if current == wanted:
         return 0
     if args.check:
         print(
-            f"{DOC.relative_to(ROOT)} is not what the docstrings give: run {COMMAND}",
+            f"{doc.name} is not what the docstrings give: run {COMMAND}",
             file=sys.stderr,
         )
         return 1
-    DOC.write_text(wanted, encoding="utf-8")
-    print(f"wrote {DOC.relative_to(ROOT)}")
+    doc.write_text(wanted, encoding="utf-8")
+    print(f"wrote {doc.name}")
     return 0
 
 

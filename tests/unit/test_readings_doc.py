@@ -87,3 +87,15 @@ def test_a_malformed_or_repeated_reading_names_its_place(tmp_path: Path) -> None
     )
     with pytest.raises(SystemExit, match=r"reading \('a', 1\) is also tracker.rules.f"):
         gen.collect(root)
+
+
+def test_check_fails_on_a_stale_page_and_the_command_rewrites_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    current = gen.DOC.read_text(encoding="utf-8")
+    stale = tmp_path / "readings.md"
+    stale.write_text(current.replace("* **1.46c1 (2009)** — ", "* **1.46c1 (2009)** — edited "))
+    assert gen.main(["--check"], doc=stale) == 1
+    assert "run .venv/bin/python scripts/readings.py" in capsys.readouterr().err
+    assert gen.main([], doc=stale) == 0
+    assert stale.read_text(encoding="utf-8") == current
