@@ -2,7 +2,12 @@
 
 Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is garbled
 the reading chosen is a field of the edition, written once in a ``Reading [...]`` paragraph of
-its docstring, from which ``scripts/readings.py`` lists it in ``docs/readings.md``."""
+its docstring, from which ``scripts/readings.py`` lists it in ``docs/readings.md``.
+
+The module is over 600 lines because it is one value: the fields and methods of the edition
+every other edition varies, each with the article it implements and its reading, written once
+beside it; splitting it would split the edition.
+"""
 
 from __future__ import annotations
 
