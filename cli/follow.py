@@ -220,10 +220,13 @@ def _start_list(path: str) -> tuple[Any, Any]:
 
 
 def _event(args: argparse.Namespace, start_list: Any, start_trf: Any, overrides: Any) -> Any:
-    """A broadcast-only event's registration: the start list's TRF header, if it is a TRF,
-    with the event facts of the command line over it. The system is what the start list's
-    records say (:mod:`tracker.formats.pairing_system`; a rating list says nothing), else
-    ``--system``: unknown where neither tells."""
+    """A broadcast-only event's registration: the start list's TRF header, if it is a TRF, with
+    the event facts of the command line over it. The system is what the start list's records say
+    (:mod:`tracker.formats.pairing_system`), else ``--system``.
+
+    Reading [issue-19 70] A broadcast followed alone: neither the broadcast nor FIDE's rating
+    list says the system: without ``--system`` (or a TRF start list that names it) it is
+    unknown, not a round robin by default."""
     import dataclasses
 
     import pydantic

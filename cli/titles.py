@@ -149,7 +149,13 @@ def _store(args: argparse.Namespace) -> Iterator[TitleStore]:
 
 
 def rules_of(args: argparse.Namespace) -> TitleRules:
-    """The application rules: ``--edition``, else those in force on ``--as-of`` (today)."""
+    """The application rules: ``--edition``, else those in force on ``--as-of`` (today).
+
+    Reading [titles 10] Which edition: an application is judged under the edition in force on
+    the day it is judged (``--as-of``, default today; the worker: the day it handles the fact),
+    ``--edition`` overriding it; each norm keeps the edition it was judged by and counts as that
+    edition credited it (1.5.4 of 2024, 1.53 of 2009): a 2011 continental championship's 15
+    games stay 15 (1.49's exception), where 2024's 1.7 would cap them at 13."""
     if args.edition:
         return title_rules_named(args.edition)
     return title_rules_in_force(args.as_of or date.today())

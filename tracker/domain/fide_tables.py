@@ -44,8 +44,11 @@ PD_BANDS: tuple[tuple[int, int], ...] = _PD_BANDS
 
 
 def percentage(score: Fraction | float | int, games: int) -> int:
-    """The score as a whole percentage, 0.5 % rounded up (note to 1.4.9; the 2009 text
-    gives no rule and arbiters used the same)."""
+    """The score as a whole percentage.
+
+    Reading [unclear 130] Percentages: rounded to the nearest whole percent, .5 up (the 2009
+    text is silent and arbiters used the same; this is the note to 1.4.9 of later editions and
+    the practice behind table 1.49a)."""
     if games <= 0:
         raise ValueError("percentage of zero games")
     exact = Fraction(score) * 100 / games

@@ -50,15 +50,31 @@ class NormEvent:
 
 
 def norm_event(state: TournamentState) -> NormEvent:
-    """Title norms and title-by-rating levels come only from standard games played over the
-    board with the minimum time of the rating regulations (B.02 2024 1.1: 120 minutes for 60
-    moves when a player is rated 2400 or more, 90 from 1800, 60 below; here the strongest
-    player of the field decides, so that every game is rated) and, for norms, of the title
-    regulations (the edition's :attr:`norm_rate_minimum`: 120 minutes, 2009 1.14, 2024
-    1.1.3). Rapid and blitz events (Laws of Chess A.1, B.1: under 60 minutes for 60 moves)
-    and online events give round summaries and live ratings only. An event whose file gives
-    no time control (or one that cannot be read) is judged as a standard one, and its norms
-    say so (``rate_of_play: unknown``)."""
+    """Whether the event can give title norms and title-by-rating levels, from its rate of play,
+    where it was played and the edition's :attr:`norm_rate_minimum`.
+
+    Reading [files 20] Is it a norm event (B.02 1.1; 2009 1.14; 2024 1.1.3; Laws of Chess
+    A.1/B.1): the time control (TRF 122, else TRF26's 222) is read as each player's minutes for
+    60 moves: the base time of every period that starts by move 60 plus 60 increments (``90
+    min/40 moves + 30 min + 30 sec/move``: 150; ``40/120, 60``: 180; ``15 min + 10 sec/move``:
+    25). Under 60 minutes the event is rapid, at 10 or under blitz (the Laws' appendices A.1,
+    B.1); ``092`` words (``Rapid``, ``Blitz``, ``Standard``) decide only when there is no
+    readable time control; a platform's address or "online" in any record (name, city, arbiter,
+    092, 122) makes it online. Title norms and prospects need a standard event over the board
+    with at least the rating regulations' minimum (B.02 2024 1.1: 120 minutes when a player is
+    rated 2400 or more, 90 from 1800, 60 below; the strongest player of the field decides, so
+    that every game is rated) and the edition's ``norm_rate_minimum`` (120 minutes: 2009 1.14,
+    read from its summary table "not less than 120 minutes"; 2024 1.1.3 "2 hours for all moves,
+    assuming 60 moves"; the pre-2009 summary states none); title-by-rating levels need the B.02
+    minimum. Rapid, blitz and online events, and standard events with too little time, give
+    round summaries with live ratings (the rapid and blitz rules of B.02 use the same K and
+    rounding; the file's ratings are used as given), no norm, prospect or title-rating alert;
+    ``round_finished`` says why (``not_a_norm_event``), as do ``tracker replay``'s header, the
+    tournament view (``rate_of_play``, ``norm_event``, ``norm_event_reason``) and every norm
+    evidence (a failed "rate of play" requirement). A file without a (readable) time control is
+    judged as a standard event, as before, and its norms carry ``rate_of_play: unknown``. A bare
+    ``N+I`` is read in minutes and seconds (``90+30``) unless ``N`` is 300 or more, or at least
+    60 with an increment of at most 5 (``180+2``, ``60+0``: TRF26 seconds)."""
     t, rules = state.tournament, state.title_rules
     rate = classify(t.time_control, t.event_type, (t.name, t.city or "", t.chief_arbiter or ""))
     top = max((p.rating for p in state.players.values() if p.rating is not None), default=None)
@@ -117,9 +133,13 @@ def _scheduled(state: TournamentState, rate: RateOfPlay, reason: str, rated_from
     * a day's play exceeds the edition's hours (2009 1.12, 2024 1.1.2: 12, assuming 60
       moves), where the rate of play gives the time for 60 moves.
 
-    Reading: the title regulations' 1.1 is the administration of every title of 0.31 (2009)
-    / 0.6 (2024), so an event that breaks it gives neither norms nor title-by-rating levels,
-    as a rapid event does (``docs/readings.md``)."""
+    Reading [issue-19 20] The schedule (2009 1.12/1.13, 2024 1.1.2/1.1.3): the busiest day comes
+    from 132, else from 042/052 against the planned rounds (⌈n/d⌉); more than two rounds on it,
+    or more than 12 hours (rounds × both clocks' time for 60 moves), or more rounds than 24
+    hours hold at twice the B.02 1.1 minimum (a one-day event of 9 rounds of a field rated
+    2400+): 1.1 is the administration of every title (of 0.31, 2009; 0.6, 2024), so the event
+    gives neither norms nor title levels (title-by-rating levels included), as a rapid event
+    does. The pre-2009 summary states no limit."""
     busiest = busiest_day(state.tournament)
     rules = state.title_rules
     if busiest is None:

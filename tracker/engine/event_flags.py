@@ -192,9 +192,9 @@ def strong_swiss_every_round(
     rules: TitleRules,
     present: Mapping[int, frozenset[int]] | None = None,
 ) -> bool:
-    """1.5.6 (2024): in every round so far at least 40 participants (counted only if they
-    missed at most one round) with an average rating of at least 2000. Reading: every
-    counted participant counts towards the 40; the average is over the rated ones."""
+    """1.5.6 (2024): in every round so far at least 40 participants (counted only if they missed
+    at most one round) with an average rating of at least 2000, as read in
+    :attr:`TitleRules2024.event_type_swiss`."""
     strong = rules.event_type_swiss
     if strong is None or t.system is not System.SWISS or up_to == 0:
         return False

@@ -23,14 +23,7 @@ and every norm it gives carries that assumption as a condition (:func:`system_co
 after the last round too: it is never secured, and the certificate is refused until the
 system is named (``--system``, or a ``system_corrected`` from a later export).
 
-A norm not achieved yet is secured too when it is certain: in a round robin the remaining
-opponents are known, so :func:`certain_norm` can check it exactly. With 0 points in every
-remaining game (the worst results a player can have), the norm over every scheduled round
-must hold, and it must still hold when a game before the last round is not played (a
-forfeit: that game does not count, 1.42c; in the last round the player must play, and an
-opponent's forfeit counts as a loss, 1.42c). It assumes the player plays the last round, and
-says so. In a Swiss the remaining opponents are not known, and nothing is claimed before the
-norm is achieved.
+A norm not achieved yet is secured too when it is certain (:func:`certain_norm`).
 
 What later rounds cannot change: the 2009 reading of 1.43e counts the players paired so far,
 a number that only grows, so an exemption that holds stays (and the norm search finds the
@@ -207,17 +200,26 @@ def certain_norm(
     cells: Sequence[Cell],
     ctx: Context,
 ) -> Secured | None:
-    """The player's ``title`` norm when it is certain after round ``up_to`` of a round
-    robin (see the module docstring), else ``None``. Only against rated opponents (a game
-    against an unrated one may stop counting, 1.42d).
+    """The player's ``title`` norm when it is certain after round ``up_to`` of a round robin
+    (its remaining opponents are known, so it can be checked exactly), else ``None``: a function
+    of the facts of rounds 1 … ``up_to`` only, as every alert of that round is.
 
-    A function of the facts of rounds 1 … ``up_to`` only, as every alert of that round is
-    (a correction works it out again when later rounds are known): the remaining games are
-    against the opponents not met yet, placed in the rounds left in the order of their
-    start ranks, and their rounds are not assumed. When they fill the rounds left, one of
-    them is the last round's, which the player plays (1.42c); any other may be lost by
-    forfeit (it does not count). With more rounds left than games (a round robin of an odd
-    number, the player's round off still to come), any may be."""
+    Reading [issue-19 60] Certain round-robin norms: before the last round, a norm that 0 points
+    in each remaining game (the worst results a player can have) still gives over all rounds,
+    and that no forfeit before the last round takes away (a game not played does not count,
+    1.42c), is announced as secured, its evidence counting those games as lost and
+    ``secured_because`` saying so. 1.42c: in the last round the player must play (a forfeit by
+    the opponent counts, as a loss), so the claim assumes the player plays the last round, and
+    says it. The remaining games, against the opponents not met yet, are placed in the rounds
+    left in start-rank order for the evidence, but their rounds are not assumed (the alert of a
+    round rests on the facts up to it, even where later rounds are paired already, so that a
+    correction finds it again): any of them may be the last round's, and every other may be
+    forfeited; with more rounds left than games (a round robin of an odd number, the player's
+    round off still to come), any may be. Only against rated opponents (an unrated one's games
+    may stop counting, 1.42d), with at most 5 games left. In a Swiss the remaining opponents are
+    not known, and nothing is claimed before the norm is achieved. ``check``, the norm watch,
+    the player card and the certificate use the same test (:func:`secured_norm`); the
+    certificate of a certain norm is made after the last round, from the games as played."""
     t, rules = state.tournament, state.title_rules
     planned = t.planned_rounds
     if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:

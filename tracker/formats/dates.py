@@ -76,11 +76,13 @@ def parse_date(text: str) -> date | None:
 
 
 def parse_round_dates(texts: Sequence[str], start: date | None = None) -> tuple[date | None, ...]:
-    """The dates of record ``132`` (one text per round, blank for none), read in one order
-    for the whole line: two-digit years may be ``YY/MM/DD`` or ``DD/MM/YY``. Of the orders
-    that read every cell, the first that puts every date near ``start`` (the ``042`` date)
-    is taken, else the first. When no order reads them all, :exc:`ValueError` is raised
-    with the index of the first cell the usual order cannot read as ``args[1]``.
+    """The dates of record ``132`` (one text per round, blank for none). When no order reads
+    them all, :exc:`ValueError` is raised with the index of the first cell the usual order
+    cannot read as ``args[1]``.
+
+    Reading [files 50] Round dates with two-digit years: TRF16 asks ``YY/MM/DD``; exporters also
+    write ``DD.MM.YY``. One order is taken for the whole 132 line: the one that reads every
+    cell, and of those the one that puts every date near the start date (042), else the first.
 
     >>> parse_round_dates(["08.06.07", "08.06.08"])
     (datetime.date(2008, 6, 7), datetime.date(2008, 6, 8))

@@ -136,10 +136,21 @@ def read_system(
     planned: int | None,
     words: Sequence[tuple[str, str]],
 ) -> SystemReading:
-    """The system of an event of the players ``ranks``, whose rounds so far paired
-    ``rounds`` (the games of each round, byes left out), with ``planned`` rounds when the
-    file says (``XXR``, ``142``, ``132``), and ``words``: each record that speaks of the
-    type of the event, as ``(code, text)``."""
+    """The system of an event of the players ``ranks``, whose rounds so far paired ``rounds``
+    (the games of each round, byes left out), with ``planned`` rounds when the file says
+    (``XXR``, ``142``, ``132``), and ``words``: each record that speaks of the type of the
+    event, as ``(code, text)``.
+
+    Reading [issue-19 10] The system: read from 092 and 192 words, the field against the planned
+    rounds and the pairings (Berger table of C.05 for the start ranks); words that disagree with
+    each other or with the field (a round robin of 12 players with 9 rounds) leave it
+    ``unknown``, as do no words with a field that fits both. An unknown system is judged as a
+    Swiss without the Swiss exemption, and every norm carries that as a condition (article 1.42f
+    / 1.4.1e), after the last round too; the certificate is refused until ``--system`` names it.
+    Nothing contradicts a Swiss the words name (a pair met twice breaks C.04 but makes no other
+    system). Scheveningen, knockout and team events other than a team Swiss are unknown, and so
+    is a TRF26 192 code this reader does not know (192 holds nothing but the system's code;
+    ``FIDE_TEAM_…`` is FIDE's team Swiss)."""
     n = len(ranks)
     said = [(code, text, what) for code, text in words if (what := _named(code, text))]
     meetings: Counter[Pair] = Counter(p for pairs in rounds for p in pairs)

@@ -1,7 +1,25 @@
-"""The federation rules of the opponent mix (1.43, 1.44a of 2009; 1.4.3, 1.4.4 of 2024) over
-the kept games, with players of unknown federation counted both ways: each rule is met
-surely, failed surely, or depends on them, and says which.
-"""
+"""The federation rules of the opponent mix (1.43, 1.44a of 2009; 1.4.3, 1.4.4 of 2024) over the
+kept games, with players of unknown federation counted both ways: each rule is met surely,
+failed surely, or depends on them, and says which.
+
+Reading [files 10] A blank federation is an unknown federation: (``player_registered.federation:
+null``, ``Player.federation`` ``None``). Standings and live ratings do not read federations and
+are unchanged. The federation rules of a norm (1.43/1.44a of 2009, 1.4.3/1.4.4 of 2024, 2.2
+before 2009) are never guessed: each is counted over every federation the players of unknown
+federation could have (the player's own included, when that is the unknown one) — at worst all
+from the player's federation, or for the cap on one federation all from the largest group; at
+best each from a federation of their own. A requirement that holds either way is met; one that
+fails either way fails; one that depends is not met and its evidence says on whom it depends. A
+norm is announced only when it holds whatever those federations are; ``tracker check`` and the
+player card then show the attempt that would give it, with the requirements that depend. The
+Swiss exemption (1.43e / 1.4.3d) counts them the same way (not foreign at worst); an exemption
+that holds only if they are foreign makes every federation rule depend on it, and so does 1.4.3b
+for a player of unknown federation when the host is known. The flags' ``swiss_exemption`` counts
+them as compatriots of the host. An unknown federation is not taken for a non-member (1.42a
+applies to the code ``NON``). Before 2009, a player of unknown federation is held to the guest's
+shares of 2.2 when the host is known, to the host's when it is not (a known limit: the other
+share is not also checked). Prospects ("is the norm still possible?") count them at their most
+favourable."""
 
 from __future__ import annotations
 

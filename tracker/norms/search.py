@@ -266,9 +266,10 @@ def find_norm(
 ) -> Verdict | None:
     """The best achieved attempt at ``title`` from the player's rounds so far, or ``None``.
 
-    Among achieved attempts: the one credited with the most games (1.41c, 1.49), then the one
-    with the most games, then the one that ignores fewest games. The 1.42c last-round forfeit
-    is only used when no attempt without it gives the norm (the player "needed" the game)."""
+    Reading [unclear 160] Which attempt is reported: among attempts that give the norm, the one
+    credited with the most games (1.41c, 1.49), then the one with the most games, then the one
+    that leaves out the fewest games. The 1.42c last-round forfeit is only used when no attempt
+    without it gives the norm (the player "needed" the game)."""
     return _find(norm_games(player, cells, ctx, rules), player, cells, title, ctx, rules)
 
 

@@ -97,9 +97,12 @@ MIX_NOTE = (
     "no verbatim copy of those texts was found, so a norm whose mix holds only by a weight "
     "may not hold under them"
 )
-"""Issue 19's search of public copies of the FIDE handbook for the verbatim 1.45 of 2014 and
-2017 found the openings of the pages only (handbook.fide.com/chapter/B01Regulations2014, a
-2017 copy): the mix is not modelled as a dated revision, and the edition says so."""
+"""Reading [issue-19 40] 1.45 (2014–2023): published paraphrases drop the weights and FMs; no
+verbatim copy was found in public copies of the handbook (issue 19's search for the verbatim
+1.45 of 2014 and 2017 found the openings of the pages only:
+handbook.fide.com/chapter/B01Regulations2014, a 2017 copy), so the 2009 weighted mix stands in,
+it is not modelled as a dated revision, and ``why_chosen`` says so
+(with this note, ``MIX_NOTE``)."""
 
 
 def why_chosen(edition: TitleRules, on: date, forced: bool) -> str:

@@ -1,7 +1,12 @@
 """FIDE Title Regulations (B.01) in force from 1 July 2009: the Russian seed text.
 
-Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is
-garbled the reading chosen is a field of the edition, documented beside it and in the README.
+Article numbers are those of that text (``1.41a`` … ``1.49``). Where the translation is garbled
+the reading chosen is a field of the edition, written once in a ``Reading [...]`` paragraph of
+its docstring, from which ``scripts/readings.py`` lists it in ``docs/readings.md``.
+
+The module is over 600 lines because it is one value: the fields and methods of the edition
+every other edition varies, each with the article it implements and its reading, written once
+beside it; splitting it would split the edition.
 """
 
 from __future__ import annotations
@@ -51,21 +56,32 @@ class TitleRules2009:
     )
     """1.46c: adjusted rating floor for the opponents."""
     raised_opponents: int = 1
-    """1.46c1: how many opponents may be raised to the floor, lowest-rated first. The Russian
-    text speaks of counting "the title" of one opponent who "raised his rating"; we read it as
-    the English rule it translates: no more than one opponent, the lowest rated, is raised."""
+    """1.46c1: how many opponents may be raised to the floor, lowest-rated first.
+
+    Reading [unclear 10] 1.46c1 (2009): the Russian text speaks of counting the *title* of one
+    opponent "who raised his rating". We read it as the English rule it translates: at most one
+    opponent, the lowest rated, is raised to the floor."""
     unrated_rating: int = 1200
-    """1.46d: an unrated opponent counts at "the current minimum rating floor" of the Rating
-    Regulations: 1200 from 1 July 2009, 1000 from 1 July 2012 (:data:`FIDE_2009R2012`)."""
+    """1.46d: the rating an unrated opponent without a title counts at.
+
+    Reading [unclear 30] 1.46d/e (2009): unrated opponents count at "the current minimum rating
+    floor" of the Rating Regulations: 1200 from 1 July 2009, 1000 from 1 July 2012
+    (``fide-2009r2012``, :data:`FIDE_2009R2012`; the date is issue 12's review, the reference
+    has only "probably 2012"); unrated *title-holders* at 1.46e's values
+    (:attr:`unrated_titled_rating`: GM 2300, IM 2200, WGM 2100, FM 2100, WIM 2000, WFM 1900),
+    our reading of a line the translation leaves without context. An unrated opponent raised to
+    the floor still counts as unrated for 1.46a (:attr:`raised_unrated_counts_as_rated`; the
+    text is silent)."""
     unrated_titled_rating: Mapping[Title, int] = dataclasses.field(
         default_factory=lambda: _frozen(
             {GM: 2300, IM: 2200, WGM: 2100, FM: 2100, WIM: 2000, WFM: 1900}
         )
     )
-    """1.46e: unrated opponents holding a title count at these ratings (our reading of a line
-    the translation leaves without context)."""
+    """1.46e: unrated opponents holding a title count at these ratings (the reading of
+    :attr:`unrated_rating`)."""
     raised_unrated_counts_as_rated: bool = False
-    """Whether an unrated opponent raised to the floor counts as rated for 1.46a (text silent)."""
+    """Whether an unrated opponent raised to the floor counts as rated for 1.46a (the reading of
+    :attr:`unrated_rating`)."""
     min_score: Fraction | None = F(35, 100)
     """1.49 (and 1.22): the minimum score is 35 % for all norms."""
     title_holder_titles: frozenset[Title] = frozenset({GM, IM, WGM, WIM, FM, WFM})
@@ -91,14 +107,22 @@ class TitleRules2009:
     non_member_federations: frozenset[str] = frozenset({"NON"})
     """1.42a: codes of players whose federation is not a FIDE member."""
     fid_counts_as_federation: bool = True
-    """Whether ``FID`` (players under the FIDE flag) is a federation other than the
-    applicant's for 1.43 and the Swiss exemption of 1.43e. The 2009 text has no FID rule:
-    ``FID`` is read as one more federation code, as the rating list prints it; the 2024
-    sentence of 1.4.2a that takes it away ("accepted, but not foreign") is read as a change.
-    The caps of 1.44a count FID players as one group in every edition."""
+    """Whether ``FID`` (players under the FIDE flag) is a federation other than the applicant's
+    for 1.43 and the Swiss exemption of 1.43e (:meth:`is_foreign`).
+
+    Reading [unclear 50] FID (2009): the 2009 text has no rule for players under the FIDE flag:
+    ``FID`` is read as one more federation code, as the rating list prints it, for 1.43 (a
+    federation other than the applicant's), the Swiss exemption of 1.43e and the caps of 1.44a;
+    the 2024 sentence of 1.4.2a that takes it away ("accepted, but not foreign") is read as a
+    change (this field ``fid_counts_as_federation``, and :meth:`is_foreign`). The caps of 1.44a
+    count FID players as one group in every edition. The pre-2009 edition reads it the same way."""
     exemptions_lift_caps: bool = True
-    """Whether an exemption of 1.43a–e also lifts the 3/5 and 2/3 caps of 1.44a. 1.43e ends
-    "otherwise 1.44 applies", which arbiters read as: exempt events skip 1.44a too."""
+    """Whether an exemption of 1.43a–e also lifts the 3/5 and 2/3 caps of 1.44a.
+
+    Reading [unclear 40] 1.43e (2009): "otherwise 1.44 applies", the end of 1.43e, is read as
+    arbiters read it: an event exempt under 1.43a–e is also free of the 3/5 and 2/3 caps of
+    1.44a. The Swiss exemption counts the players paired so far
+    (:attr:`swiss_exemption_per_round` off)."""
     swiss_exemption: tuple[int, int, int] = (20, 3, 10)
     """1.43e: at least 20 FIDE-rated players not from the host federation, from at least 3
     federations, at least 10 of them GM, IM, WGM or WIM."""
@@ -133,7 +157,12 @@ class TitleRules2009:
     2024); 2009 has no such rule."""
     max_event_days: tuple[int, str] | None = (90, "1.15")
     """1.15: normally only events played within 90 days; longer ones (leagues, national
-    championships, approved events) declare the list used (1.16). A flag on the norm."""
+    championships, approved events) declare the list used (1.16). A flag on the norm.
+
+    Reading [files 40] 1.15/1.16 (2009): an event over 90 days (start to the later of the end
+    date and the last round date, both days counted) is flagged; the choice of list 1.16 leaves
+    to the organiser is not in the events, so the list at the start is used
+    (:attr:`game_date_ratings_after_days`)."""
 
     # -- 0.31 / 1.51 which titles a player can gain ------------------------------------------
 
@@ -143,17 +172,19 @@ class TitleRules2009:
 
     def why_not_eligible(self, player: Player, title: Title) -> str | None:
         """Why ``player`` cannot gain ``title``, or ``None`` when she can: the one notion of
-        eligibility that replay, ``tracker check``, the certificate, the prospects and the
-        web views share.
+        eligibility that replay, ``tracker check``, the certificate, the prospects and the web
+        views share. A player can gain every title she does not hold whose category she can gain
+        (the women's titles only women) and which is not below a title she holds in the same
+        category; a norm may serve two applications (1.51), so a woman FM or IM is evaluated for
+        WGM and WIM norms too, and a WGM for IM and GM (not WIM).
 
-        A player can gain every title she does not hold whose category she can gain (the
-        women's titles only women) and which is not below a title she holds in the same
-        category. The 2009 text ranks no title of one category against one of the other
-        (0.31), and a norm may serve two applications (1.51), so a woman FM or IM is
-        evaluated for WGM and WIM norms too, and a WGM for IM and GM (not WIM). A player
-        whose sex is not given is not evaluated for women's titles. Only the title the
-        tournament gives is known: a woman listed as IM may hold WGM as well (the rating
-        list has a second column for it; TRF has one title)."""
+        Reading [unclear 140] Titles held: see [Which titles a player can
+        gain](#which-titles-a-player-can-gain): no title is ranked against one of the other
+        category (the 2009 text lists the two categories in 0.31 and ranks nothing; 2024 0.6.2's
+        "lower titles" are those of the same category). A player whose sex is not given is not
+        evaluated for women's titles. Only the title the event gives is known (TRF has one
+        title; the rating list a second, women's column): a woman listed as IM who also holds
+        WGM is still evaluated for WGM."""
         bar = _bar(player.title, player.sex is Sex.WOMAN, title)
         if bar is None:
             return None
@@ -180,22 +211,28 @@ class TitleRules2009:
         return _gainable(player.title, player.sex is Sex.WOMAN, NORM_TITLES)
 
     def rating_level_titles(self, player: Player) -> tuple[Title, ...]:
-        """The titles whose rating level (1.3 FM 2300, CM 2200, WFM 2100, WCM 2000; 1.52
-        GM 2500, IM 2400, WGM 2300, WIM 2200) is news when the live rating reaches it: the
-        titles the player can gain (:meth:`why_not_eligible`) above the level of the title
-        she holds. A title held shows that its level was reached "at some time", which is
-        all 1.3 and 1.52 ask, so a woman FM at 2050 reaching 2100 has reached nothing for
-        WFM she had not reached before (her WGM and WIM norms are still evaluated:
-        :meth:`eligible_norm_titles`)."""
+        """The titles whose rating level (1.3 FM 2300, CM 2200, WFM 2100, WCM 2000; 1.52 GM
+        2500, IM 2400, WGM 2300, WIM 2200) is news when the live rating reaches it: the titles
+        the player can gain (:meth:`why_not_eligible`) above the level of the title she holds.
+
+        Reading [unclear 150] Title levels: a title held shows that its rating level was reached
+        "at some time", which is all 1.3 and 1.52 ask, so ``title_rating_reached`` reports only
+        levels above that of the title held: a woman FM at 2050 reaching 2100 is not "WFM level
+        reached" (her WGM and WIM norms are still evaluated: :meth:`eligible_norm_titles`)."""
         held = player.title.level if player.title is not None else 0
         return tuple(t for t in self.eligible_titles(player) if t.level > held)
 
     rating_titles_published: bool = True
-    """1.3: "the following titles are awarded on reaching a certain *published* rating"
-    (по достижении игроком определённого опубликованного рейтинга): FM, CM, WFM and WCM
-    need the level on a published rating list; only the GM, IM, WGM and WIM thresholds of
-    1.52 may be unpublished, mid-period or mid-event ratings (1.52a). The 2024 text (1.3:
-    "a published or interim rating") and the 2017 revision that quotes it lift this."""
+    """1.3: whether FM, CM, WFM and WCM need the level on a published rating list
+    (:meth:`needs_published_rating`).
+
+    Reading [issue-19 30] 1.3 (2009): "the following titles are awarded on reaching a certain
+    *published* rating" (по достижении игроком определённого опубликованного рейтинга): a live
+    rating at the FM, CM, WFM or WCM level is said in the round summary (``standings[].note``,
+    where the games count for title ratings at all), not announced as reached; 1.52a lets the
+    GM, IM, WGM and WIM levels be unpublished, mid-period or mid-event ratings. The 2017
+    revision takes the 2024 wording (1.3: "a published or interim rating"), which lifts this;
+    the 2014 and 2017 texts were not found verbatim."""
     rating_title_article: str = "1.3"
 
     def needs_published_rating(self, title: Title) -> bool:
@@ -226,12 +263,15 @@ class TitleRules2009:
         t: Tournament,
         minimum: tuple[int, int] | None = None,
     ) -> int:
-        """1.41c and 1.49: games the norm counts for towards the 27 of 1.50.
+        """1.41c and 1.49: games the norm counts for towards the 27 of 1.50. ``minimum`` is the
+        (fewest games, counted as) pair in effect for this player when it is not the
+        tournament's (1.4.1c of 2024).
 
-        Each whole point above the requirement adds a game (1.41c); a norm from a tournament
-        of more than 13 rounds counts as 13 games unless it is a world or continental
-        championship (1.49). ``minimum`` is the (fewest games, counted as) pair in effect
-        for this player when it is not the tournament's (1.4.1c of 2024)."""
+        Reading [unclear 110] 1.41c and 1.49: games credited = games (or 9 for the World Cup's
+        8) plus the whole points above the lowest score that gives the norm with the same Ra
+        (each whole point above the requirement adds a game, 1.41c); capped at 13 only for
+        events of more than 13 rounds (except world or continental championships, 1.49; with the
+        number of rounds unknown, when the norm has more than 13 games)."""
         low, counted_as = minimum or self.min_games(t)
         base = max(games, counted_as) if games == low else games
         total = base + max(0, extra_points)
@@ -289,14 +329,22 @@ class TitleRules2009:
         return False
 
     def may_ignore_after_norm(self, t: Tournament) -> bool:
-        """1.42f: games played after a norm was achieved before the last round may be
-        ignored, in every kind of tournament."""
+        """1.42f: games played after a norm was achieved before the last round may be ignored
+        (1.42e: :meth:`may_ignore_wins`).
+
+        Reading [unclear 90] 1.42e/f (2009): apply in every kind of tournament (the 2009 text
+        has no round-robin restriction). A norm achieved before the last round is *secured*:
+        later games may be ignored, unless it depends on what later rounds bring ([Secured
+        norms](prospects.md#secured-norms))."""
         return True
 
     def last_round_forfeit_counts(self) -> bool:
-        """1.42c: if the last-round opponent forfeits a game the player needed for the count
-        but could have afforded to lose, the norm stands. We count that game as a loss
-        against the scheduled opponent."""
+        """1.42c: if the last-round opponent forfeits a game the player needed for the count but
+        could have afforded to lose, the norm stands.
+
+        Reading [unclear 80] 1.42c: a last-round forfeit win counts, as a loss against the
+        scheduled opponent, only when the player's played games are too few without it; the norm
+        then counts as 9 games."""
         return True
 
     # -- 1.43/1.44 federations ------------------------------------------------------------
@@ -316,12 +364,14 @@ class TitleRules2009:
     swiss_exemption_article: str = "1.43e"
 
     def is_foreign(self, federation: str, own: str) -> bool:
-        """1.43: whether an opponent of ``federation`` counts as from a federation other
-        than ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
-        :attr:`fid_counts_as_federation`; a player of a non-member (``NON``,
-        :attr:`non_member_federations`) never, in every edition: NON is no FIDE federation
-        (1.42a; 2024 1.4.2a), so it is neither one of the federations 1.43 / 1.4.3 count
-        nor a foreign player of the Swiss exemption (1.43e / 1.4.3d).
+        """1.43: whether an opponent of ``federation`` counts as from a federation other than
+        ``own`` (the applicant's, or for 1.43e the host's): ``FID`` only where
+        :attr:`fid_counts_as_federation`; a player of a non-member
+        (:attr:`non_member_federations`) never.
+
+        Reading [issue-19 50] NON: no FIDE federation (1.42a, 2024 1.4.2a): never one of the
+        federations of 1.43 / 1.4.3 nor a foreign player of the Swiss exemption (1.43e /
+        1.4.3d), in every edition.
 
         >>> FIDE_2009.is_foreign("FRA", "GER"), FIDE_2009.is_foreign("NON", "GER")
         (True, False)
@@ -343,7 +393,9 @@ class TitleRules2009:
     ) -> MixRule:
         """1.43–1.46a for a norm over ``games`` games against ``opponents`` different players
         (fewer only in a double round robin); minimums rounded up, maximums down (1.44).
-        1.45f counts each opponent once for 1.45b–e only: 1.45a counts games."""
+
+        Reading [unclear 100] 1.45f (2009): in a double round robin each opponent counts once
+        for 1.45b–e only; the 50 % title-holders of 1.45a are counted per game."""
         lift_caps = exemption is not None and self.exemptions_lift_caps
         return MixRule(
             games=games,
@@ -392,9 +444,11 @@ class TitleRules2009:
         return {GM: "1.45b", IM: "1.45c", WGM: "1.45d", WIM: "1.45e"}[title]
 
     def max_unrated(self, games: int) -> int | None:
-        """1.46a: "the maximum number of unrated opponents is 20 % of the number of opponents
-        + 1", read as ⌊(n + 1) / 5⌋, the only reading that fits every header of table 1.49a
-        (9 rounds: 7 rated; 19 rounds: 15 rated)."""
+        """1.46a: the most unrated opponents a norm over ``games`` games may have.
+
+        Reading [unclear 20] 1.46a (2009): "the maximum number of unrated opponents is 20 % of
+        the number of opponents + 1" is read as ⌊(n + 1)/5⌋, the only reading that fits every
+        header of table 1.49a (9 rounds: 7 rated; 19 rounds: 15 rated)."""
         return (games + 1) // 5
 
     def uses_game_date_ratings(self, t: Tournament) -> bool:
@@ -461,10 +515,12 @@ class TitleRules2009:
             }
         )
     )
-    """The articles named in the evidence, by what they are about. ``bye``: a bye is a point
-    without a game, one of the results "not decided over the board" that 1.42c leaves out
-    (2024: 1.4.2c; 1.4.1c names the pairing-allocated bye only as the game an 8-game norm may
-    lack)."""
+    """The articles named in the evidence, by what they are about (``bye``: the reading below).
+
+    Reading [unclear 60] Byes: a bye is a point without a game, one of the results "not decided
+    over the board": it is left out under 1.42c (2024: 1.4.2c; pre-2009: 2.1), not under the
+    number of games of 1.41a / 1.4.1a. 1.4.1c names the pairing-allocated bye only as the game
+    an 8-game norm may lack."""
 
     # -- 1.5 a title application based on norms (see tracker/titles) --------------------------
 
@@ -487,16 +543,27 @@ class TitleRules2009:
     regulations in force when it was achieved; 1.43f at least one norm under the normal
     foreigner requirement."""
     application_games: int = 27
-    """1.50: norms covering at least 27 games (each norm counted as :meth:`credited_games`
-    of its own edition says)."""
+    """1.50: norms covering at least 27 games.
+
+    Reading [titles 20] 27 games (1.5.1, 1.50): the sum of each norm's games credited (each norm
+    counted as :meth:`credited_games` of its own edition says); 1.4.1d's whole points are each
+    norm's own (two norms of half a point over add no game, as the QC's review of 1 May 2023
+    says). "Two or more norms" (2009 1.50, :attr:`application_min_norms`) is kept under 2024,
+    whose paraphrase speaks of norms."""
     application_min_norms: int = 2
     """1.50: "two or more norms"."""
     short_norms_per_application: int | None = None
     """How many 8-game norms of 1.4.1c (2024) one application may use; ``None``: the edition
     has no such norms and no limit."""
     event_type_norms_after: date | None = None
-    """1.5.6 (2024): an application holding a norm of an event that started after this day
-    needs a norm from an event of :meth:`event_type_1_5_6`; ``None``: no such rule."""
+    """1.5.6 (2024): an application holding a norm of an event that started after this day needs
+    a norm from an event of :meth:`event_type_1_5_6`; ``None``: no such rule.
+
+    Reading [titles 60] 1.5.6: "a norm achieved after 30 June 2022" is read by the event's start
+    date, as for the flag on the norm; an event whose type is not known (a norm of an edition
+    without the rule, a held norm that does not say) is not taken for one of 1.5.6's. An
+    application may leave out a later norm rather than need a 1.5.6 norm, when the others are
+    enough."""
 
 
 def _bar(held: Title | None, woman: bool, title: Title) -> str | None:
@@ -567,9 +634,9 @@ FIDE_2009R2012 = dataclasses.replace(
     amendments="unrated opponents at 1000",
     unrated_rating=1000,
 )
-"""1.46d counts an unrated opponent at "the current minimum rating floor" of the Rating
-Regulations, which FIDE lowered from 1200 to 1000 with effect from 1 July 2012 (issue 12's
-review; the reference has 1200 "after 1.7.2009" and 1000 until the 1400 of March 2024)."""
+"""1.46d's "current minimum rating floor", lowered from 1200 to 1000 with effect from 1 July
+2012 (the reading of :attr:`TitleRules2009.unrated_rating`; the reference has 1200 "after
+1.7.2009" and 1000 until the 1400 of March 2024)."""
 
 FIDE_2009R2017 = dataclasses.replace(
     FIDE_2009R2012,
@@ -586,9 +653,11 @@ FIDE_2009R2017 = dataclasses.replace(
 """1.3 (as the 2024 text keeps it): "Titles may be gained by achieving a published or interim
 rating at some time … For ratings achieved after 1st July 2017, the player must at that time
 have played at least 30 rated games". The revision takes the whole sentence, interim ratings
-with it (the 2014 and 2017 wordings were not found verbatim: a reading). Read as a rule of
-events starting on or after 1 July 2017, the day the 2017 regulations took effect (the
-edition is chosen by the start date, 1.53)."""
+with it (the 2014 and 2017 wordings were not found verbatim: a reading).
+
+Reading [unclear 70] 1.3 (2009r2017): "for ratings achieved after 1st July 2017" is read as a
+rule of events starting on or after 1 July 2017, the day the 2017 regulations took effect: like
+every rule, it is chosen by the start date (the edition is, 1.53)."""
 
 FIDE_2009R2022 = dataclasses.replace(
     FIDE_2009R2017,
@@ -608,9 +677,9 @@ FIDE_2009R2022 = dataclasses.replace(
         {**FIDE_2009R2017.application_articles, "event_types": "1.5.6"}
     ),
 )
-"""1.5.6 of the 2024 text reaches back: "if an application includes at least one norm
-achieved after 30 June 2022", one of its norms must come from a strong Swiss or one of the
-events it lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``)
-as a 2024 norm does, with the 2024 list (the 2022 wording is not in the reference). Reading:
-the event's start date decides, as for the edition (1.53). An application judged under this
-revision (:mod:`tracker.titles`) asks it of its norms (``event_type_norms_after``)."""
+"""1.5.6 of the 2024 text reaches back: "if an application includes at least one norm achieved
+after 30 June 2022", one of its norms must come from a strong Swiss or one of the events it
+lists. A norm of an event from 1 July 2022 carries the flag (``event_type_1_5_6``) as a 2024
+norm does, with the 2024 list (the 2022 wording is not in the reference); the start date decides
+(the reading of ``TitleRules2024.event_type_swiss``). An application judged under this revision
+(:mod:`tracker.titles`) asks it of its norms (``event_type_norms_after``)."""

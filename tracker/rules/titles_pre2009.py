@@ -49,21 +49,25 @@ class TitleRulesPre2009(TitleRules2009):
     raised_unrated_counts_as_rated: bool = True
     """2.4: "unrated players whose rating is so fixed count as rated players"."""
     min_score: Fraction | None = None
-    """The summary states no minimum score; none is applied."""
+    """No minimum score (the reading of :attr:`guest_single_share`)."""
     unrated_share: Fraction = F(22, 100)
-    """2.4: at most 22 % of the opponents unrated. 22 % is 2/9 rounded, so the maximum is
-    read as 22 % of the opponents rounded to the nearest whole number (2 of 9, 2 of 10)."""
+    """2.4: at most 22 % of the opponents unrated (the reading of :attr:`guest_single_share`)."""
     host_share: Fraction = F(40, 100)
     """2.2: candidates of the host nation need at least 40 % of opponents from other nations."""
     guest_share: Fraction = F(33, 100)
     """2.2: guest candidates need at least 33 % of opponents from nations other than theirs …"""
     guest_single_share: Fraction = F(22, 100)
-    """… and "at least 22 % not from one nation": read as no single federation supplying more
-    than 78 % of the opponents."""
+    """… and "at least 22 % not from one nation".
+
+    Reading [unclear 120] Pre-2009 2.2: "at least 22 % not from one nation" (guests) is read as
+    no single federation supplying more than n − ⌈0.22 n⌉ opponents (78 % of them); 2.4's "22 %"
+    unrated (:attr:`unrated_share`) is read as 22 % of n rounded to the nearest whole number (2
+    of 9, 2 of 10), since 2/9 is where 22 % comes from. The summary states no 35 % minimum
+    (:attr:`min_score`) and no 13-game cap (:attr:`thirteen_cap`); none is applied."""
     title_holder_titles: frozenset[Title] = frozenset({GM, IM, WGM, WIM, FM, WFM})
     """2.3: title-holders are FM, WFM, IM, WIM, GM, WGM."""
     thirteen_cap: int = 10**6
-    """The summary has no 13-game cap."""
+    """No 13-game cap (the reading of :attr:`guest_single_share`)."""
     swiss_exemption: tuple[int, int, int] = (20, 3, 10)
     """2.2: Swiss events with at least 20 foreign rated players from at least 3 nations, 10 of
     them GM, IM, WGM or WIM."""

@@ -14,12 +14,11 @@ asks of the norms together, each condition a :class:`Condition` citing its artic
 * and, beside the norms, the title's rating reached at some time (1.5.3 / 1.52), published
   or interim (1.5.3a / 1.52a: the federation carries the proof).
 
-**Which norms.** Of the sets that meet every condition the application uses the one complete
-earliest (the date of its last norm), then the one with the fewest norms, then the most games,
-then the first by the norms' keys: :func:`choose`. It finds the earliest date at which the
-norms achieved by then can meet the conditions (:func:`feasible`, which needs no search: every
-condition but two holds for a set as soon as for a smaller one), and only then tries the sets
-of those norms by size. ``tests/unit/test_titles_choice.py`` checks it against every subset.
+**Which norms.** The reading of :func:`choose` says which set an application uses. It finds the
+earliest date at which the norms achieved by then can meet the conditions (:func:`feasible`,
+which needs no search: every condition but two holds for a set as soon as for a smaller one),
+and only then tries the sets of those norms by size. ``tests/unit/test_titles_choice.py`` checks
+it against every subset.
 """
 
 from __future__ import annotations
@@ -121,6 +120,14 @@ def conditions(title: Title, rules: TitleRules) -> list[Condition]:
 
 
 def _one_round(days: int, article: str) -> Condition:
+    """1.1.3a: one norm from an event with one round a day on at least ``days`` days.
+
+    Reading [titles 30] 1.1.3a: asked of every GM or WGM application judged under 2024,
+    whatever the editions of its norms: it is a rule of the application. A norm meets it when
+    its event had at least three days with a single round, read from the round dates (TRF 132)
+    whatever its edition; a norm without round dates does not, and the judgement names it
+    (never guessed)."""
+
     def has(n: ev.TitleNorm) -> bool:
         return n.one_round_days is not None and n.one_round_days >= days
 
@@ -265,8 +272,13 @@ class Choice:
 
 
 def choose(norms: Norms, conds: Sequence[Condition]) -> Choice | None:
-    """The set an application uses (see the module's doc), or ``None`` when none meets every
-    condition."""
+    """The set an application uses, or ``None`` when none meets every condition.
+
+    Reading [titles 80] Which norms: of the sets that meet every condition, the one complete
+    earliest (its last norm's date: the title's date is when the last requirement is met), then
+    the fewest norms, then the most games, then the first by the norms' keys. A norm's date is
+    that of the last round it counts (its round date, else the event's end date, else its start
+    date). The application is complete on the later of that date and the rating's."""
     for day in sorted({n.achieved_on for n in norms}):
         pool = sorted((n for n in norms if n.achieved_on <= day), key=lambda n: n.key)
         if not feasible(pool, conds):
@@ -302,7 +314,14 @@ def rating_evidence(
     ratings: Iterable[ev.TitleRating], level: int
 ) -> tuple[ev.TitleRating | None, ev.TitleRating | None]:
     """(the first rating that reaches ``level``, published preferred on the same day; the
-    highest rating known, the earliest of equals)."""
+    highest rating known, the earliest of equals).
+
+    Reading [titles 70] The rating (1.5.3, 1.5.3a; 1.52, 1.52a): reached "at some time": the
+    first rating that reaches the level dates the application (on the same day a published one
+    is preferred); an interim one is the live rating of ``title_rating_reached``, dated by its
+    round's date (else the event's end or start), with a note that the federation carries the
+    proof. The rating an event took from the list in force at its start counts as published on
+    the start date."""
     known = list(ratings)
     reaching = [r for r in known if r.rating >= level]
     first = min(reaching, key=lambda r: (r.on, r.kind != "published", r.key), default=None)
@@ -322,8 +341,11 @@ def judge(
     title: Title,
     rules: TitleRules,
 ) -> ev.TitleApplication:
-    """The application for ``title`` from the player's norms (of every title) and ratings,
-    under ``rules``' application rules."""
+    """The application for ``title`` from the player's norms (of every title) and ratings, under
+    ``rules``' application rules.
+
+    Reading [titles 100] 1.5.2 (1.51): a norm good for two titles serves both: the GM and WGM
+    norms of one event are separate norms, one in each application, and the notes say so."""
     arts = rules.application_articles
     norms = list(norms)
     mine = sorted((n for n in norms if n.title == title.value), key=lambda n: n.key)

@@ -53,10 +53,14 @@ def normal_foreigners(
     exemption: str | None,
 ) -> bool | None:
     """Whether a norm against opponents of these federations meets the normal foreigner
-    requirement of its edition (1.4.3 and the caps of 1.4.4; 1.43/1.44a; 2.2), whatever
-    exemption the event had: 1.4.3e (1.43f, 2.2) asks one such norm of an application. A
-    norm judged without an exemption met it (its evidence checked it); ``None`` when a
-    federation is not known."""
+    requirement of its edition, whatever exemption the event had; ``None`` when a federation is
+    not known.
+
+    Reading [titles 40] 1.4.3e (1.43f, 2.2): "at least one norm under the normal foreigner
+    requirement": a norm judged without an exemption (its evidence checked it), or a norm of an
+    exempt event whose counted games meet the requirement anyway (at least two federations other
+    than the applicant's, and the caps of 1.4.4 / 1.44a, or 2.2's shares before 2009, under the
+    norm's edition). An opponent of unknown federation makes it unknown, which does not count."""
     if exemption is None:
         return True
     own = player.federation
@@ -142,10 +146,14 @@ def evidenced_norm(
     alert_id: str | None,
     problems: Sequence[str] = (),
 ) -> ev.TitleNorm:
-    """The norm an evidence shows: the exemption its federation requirement names, whether
-    its games count as 1.4.1c's, whether its opponents meet the normal foreigner requirement
-    anyway, and why it cannot be used yet (``problems``, and more rounds on a day than its
-    edition allows)."""
+    """The norm an evidence shows: the exemption its federation requirement names, whether its
+    games count as 1.4.1c's, whether its opponents meet the normal foreigner requirement anyway,
+    and why it cannot be used yet (``problems``).
+
+    Reading [titles 90] Norms not used: a norm announced before the last round with conditions
+    still open waits for them (it is announced again without them, or revoked); a norm of an
+    event with more rounds on a day than its edition allows (1.13, 1.1.3) is left out. Both are
+    said."""
     rules = title_rules_named(e.edition)
     exemption = next(
         (r.article for r in e.requirements if r.name == "federations" and r.needed == EXEMPT),
