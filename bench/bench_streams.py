@@ -522,6 +522,11 @@ def table(rows: list[tuple[str, list[str]]], kinds: list[str]) -> None:
         print(f"{name:{width}}  " + "  ".join(f"{c:>34}" for c in cells))
 
 
+def _ratio(a: float, b: float) -> str:
+    """``a / b`` to two places; ``-`` when ``b`` is nothing (too small an input to measure)."""
+    return f"{a / b:.2f}" if b else "-"
+
+
 def report_all(results: dict[str, dict[str, Any]], core: float, args: Any) -> None:
     kinds = list(results)
     us = 1e6
@@ -535,7 +540,8 @@ def report_all(results: dict[str, dict[str, Any]], core: float, args: Any) -> No
     row(
         "ratio (by CPU per message)",
         lambda t: (
-            f"{t['tracker_rate'] / t['pass_rate']:.2f} ({t['pass_cpu'] / t['tracker_cpu']:.2f})"
+            f"{_ratio(t['tracker_rate'], t['pass_rate'])} "
+            f"({_ratio(t['pass_cpu'], t['tracker_cpu'])})"
         ),
     )
     row(
