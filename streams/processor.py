@@ -192,6 +192,9 @@ class BatchInfo:
     """The live tournaments with facts in the batch, each with the highest sequence number
     it has there."""
     hollow: bool = False
+    held: set[str] = dataclasses.field(default_factory=set)
+    """Every tournament with facts in the batch, live or not (a hollow batch names them:
+    :attr:`~streams.records.FactBatch.held`)."""
 
 
 @dataclasses.dataclass
@@ -425,7 +428,9 @@ class Processor:
         """Index a batch about to be written; its write."""
         index = self.batches.setdefault(batch.partition, {})
         tids = {f.event.tournament_id: f.seq for f in batch.facts}  # the highest: the last
-        index[batch.key_offset] = BatchInfo(batch.key_offset, batch.prev, batch.last, tids)
+        index[batch.key_offset] = BatchInfo(
+            batch.key_offset, batch.prev, batch.last, tids, held=set(tids)
+        )
         return ((batch.key(), batch.encode()),)
 
     def flush(self, partition: int) -> tuple[Write, ...]:
@@ -782,6 +787,7 @@ class Processor:
                 continue
             if run is not None and info.prev <= run.last:
                 run.last = max(run.last, info.last)
+                run.held |= info.held
                 rewrites[run.key_offset] = run
                 deletes.append(info.key_offset)
                 del index[info.key_offset]
@@ -792,7 +798,8 @@ class Processor:
                 rewrites[info.key_offset] = info
         out: list[Write] = []
         for info in rewrites.values():
-            hollow = FactBatch.hollow(partition, info.key_offset, info.prev, info.last)
+            held = tuple(sorted(info.held))
+            hollow = FactBatch.hollow(partition, info.key_offset, info.prev, info.last, held)
             out.append((hollow.key(), hollow.encode()))
         out.extend((f"{partition}@{k}", None) for k in deletes)
         return out
@@ -857,12 +864,13 @@ class Recovery:
             elif isinstance(item, FactBatch):  # hollow
                 offset = _key_offset(key, item.prev + 1)
                 if item.prev < self.upto - 1:
-                    info = BatchInfo(offset, item.prev, item.last, {}, hollow=True)
+                    info = BatchInfo(offset, item.prev, item.last, {}, True, set(item.held))
                     self._link(item.prev, dataclasses.replace(item, key_offset=offset), info)
             elif isinstance(item, StoredFact) and item.offset < self.upto:
                 if info is None:
                     info = BatchInfo(item.offset, item.prev, item.offset, {})
                 info.last = item.offset
+                info.held.add(item.event.tournament_id)
                 self._link(item.prev, item, info)
 
     def _link(self, prev: int, item: StoredFact | FactBatch, info: BatchInfo) -> None:
@@ -872,6 +880,16 @@ class Recovery:
             self.broken = True
         self.links[prev] = item
         self.batch_of[item.offset if isinstance(item, StoredFact) else prev] = info
+
+    def _accounted(self, hollow: FactBatch, lookup: Lookup) -> bool:
+        """Whether every tournament the hollow batch held has a record saying where its
+        input lies (:class:`Released` among the entries taken, or :class:`Archived`): a
+        changelog that kept the batch but lost the record written before it would otherwise
+        skip that tournament's facts in the batch's span."""
+        return all(
+            tid in self.released or archived(lookup, tid, self.partition) is not None
+            for tid in hollow.held
+        )
 
     def finish(self, lookup: Lookup) -> int:
         """Follow the chain and take its tournaments; the input offset from which the caller
@@ -887,6 +905,8 @@ class Recovery:
         index: dict[int, BatchInfo] = {}
         while cursor < self.upto - 1 and cursor in self.links:
             item = self.links[cursor]
+            if isinstance(item, FactBatch) and not self._accounted(item, lookup):
+                break  # read from the input instead, as a changelog cut short here
             info = self.batch_of[item.offset if isinstance(item, StoredFact) else cursor]
             index.setdefault(info.key_offset, info)
             if isinstance(item, StoredFact):

@@ -308,6 +308,11 @@ class FactBatch:
     key_offset: int = -1
     """The first offset of the batch as first written: the table key, kept when it goes
     hollow."""
+    held: tuple[str, ...] = ()
+    """A hollow batch's tournaments: those that had facts in its span. Each has a
+    :class:`Released` or :class:`Archived` record saying where its input lies; a rebuild
+    that finds one without either stops its chain before the batch (hollow batches written
+    before this field hold none and are followed as they were)."""
 
     def __post_init__(self) -> None:
         if self.facts:  # the span comes from the facts
@@ -319,15 +324,18 @@ class FactBatch:
                 object.__setattr__(self, "key_offset", first.offset)
 
     @classmethod
-    def hollow(cls, partition: int, key_offset: int, prev: int, last: int) -> FactBatch:
-        return cls((), partition=partition, prev=prev, last=last, key_offset=key_offset)
+    def hollow(
+        cls, partition: int, key_offset: int, prev: int, last: int, held: tuple[str, ...] = ()
+    ) -> FactBatch:
+        return cls((), partition=partition, prev=prev, last=last, key_offset=key_offset, held=held)
 
     def key(self) -> str:
         return f"{self.partition}@{self.key_offset}"
 
     def encode(self) -> bytes:
         if not self.facts:
-            return _dumps({"p": self.partition, "prev": self.prev, "last": self.last, "facts": []})
+            body = {"p": self.partition, "prev": self.prev, "last": self.last, "facts": []}
+            return _dumps({**body, "held": list(self.held)} if self.held else body)
         facts = ",".join(f.json_text() for f in self.facts)
         return f'{{"p":{self.partition},"facts":[{facts}]}}'.encode()
 
@@ -415,7 +423,8 @@ def decode_stored(raw: bytes | str) -> Stored:
         facts = tuple(StoredFact.from_body(f) for f in body["facts"])
         if facts:
             return FactBatch(facts)
-        return FactBatch.hollow(body["p"], -1, body["prev"], body["last"])
+        held = tuple(str(t) for t in body.get("held", ()))
+        return FactBatch.hollow(body["p"], -1, body["prev"], body["last"], held)
     if "archived" in body:
         return Archived(body["p"], body["archived"], body["first"], body["end"], body["s"])
     if "released" in body:
