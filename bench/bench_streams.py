@@ -19,7 +19,7 @@ revision's or a saved run's.
    broker timestamps, so start-up and group joins are left out. The ratio is the figure.
    Also the worker process's CPU per message (from ``/proc``, start-up left out), which the
    other jobs on a shared machine disturb less than the wall clock. The same for two
-   reduced trackers (see :func:`reduced_worker`): the *ceiling*, whose core derives nothing
+   reduced trackers (see :func:`reduced_core`): the *ceiling*, whose core derives nothing
    but an empty ``round_finished`` per round (the ratio a free norm engine would reach),
    and *summaries only*, whose ``round_finished`` carries the real standings and live
    ratings (a tracker that does no norm work at all).
@@ -35,6 +35,10 @@ revision's or a saved run's.
    ``Ready``; then every tournament gets a (repeated) message: seconds until the partitions
    are taken over, and how long each tournament's stored facts take to replay through the
    core on its first message.
+
+The module is over 600 lines because the four phases share one harness (brokers, worker
+processes, publishing, reading the output topics, the report beside a baseline); split, each
+phase would reach into the others' helpers.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ refused (state untouched); fact batches close at :data:`BATCH_BYTES`; dead lette
 bounded prefix. A message the worker fails on (not bad input: a bug) is retried by the next
 worker at most :attr:`Limits.max_attempts` times, then dead-lettered.
 
-The module is long (about 1 000 lines) because the live path, the recovery, the release of
+The module is long (about 1 100 lines) because the live path, the recovery, the release of
 corrected history and the retirement all keep one bookkeeping -- the chain of stored facts,
 the batches and the tournaments in each, the sent marks -- that must change together; split
 into modules, each would reach into the others' fields.

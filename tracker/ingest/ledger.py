@@ -205,9 +205,6 @@ def retraction(held: ev.InputEvent, now: ev.InputEvent | None) -> tuple[ev.Input
     return ()
 
 
-_RETRACTIONS = (ev.PairingRemoved, ev.ByeRemoved, ev.RoundReopened, ev.PlayerRemoved)
-
-
 @dataclasses.dataclass(frozen=True, slots=True)
 class Fact:
     """An input event and where it came from."""
@@ -246,6 +243,10 @@ def _(event: ev.PlayerRemoved, facts: dict[FactKey, Fact]) -> None:
     ]
     for key in gone:
         del facts[key]
+
+
+_RETRACTIONS = tuple(kind for kind in _forget.registry if kind is not object)
+"""The correction events that take facts back: those :func:`_forget` has a function for."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
