@@ -828,6 +828,8 @@ class Recovery:
         self.sent_upto: dict[str, int] = {}
         self.attempts: dict[tuple[int, int], Attempt] = {}
         self.released: dict[str, Released] = {}
+        self.archives: dict[str, Archived | None] = {}
+        """Archive records looked up so far (:meth:`_archived`)."""
         self.broken = False
         self.entries = 0
 
@@ -881,13 +883,19 @@ class Recovery:
         self.links[prev] = item
         self.batch_of[item.offset if isinstance(item, StoredFact) else prev] = info
 
+    def _archived(self, tid: str, lookup: Lookup) -> Archived | None:
+        """:func:`archived`, looked up once per tournament."""
+        if tid not in self.archives:
+            self.archives[tid] = archived(lookup, tid, self.partition)
+        return self.archives[tid]
+
     def _accounted(self, hollow: FactBatch, lookup: Lookup) -> bool:
         """Whether every tournament the hollow batch held has a record saying where its
         input lies (:class:`Released` among the entries taken, or :class:`Archived`): a
         changelog that kept the batch but lost the record written before it would otherwise
         skip that tournament's facts in the batch's span."""
         return all(
-            tid in self.released or archived(lookup, tid, self.partition) is not None
+            tid in self.released or self._archived(tid, lookup) is not None
             for tid in hollow.held
         )
 
@@ -927,7 +935,6 @@ class Recovery:
             tid = fact.event.tournament_id
             if fact.state is not None and fact.seq <= self.sent_upto.get(tid, -1):
                 floors[tid] = fact.seq
-        records: dict[str, Archived | None] = {}
         for fact in chain:
             tid = fact.event.tournament_id
             if tid in from_input:
@@ -938,9 +945,7 @@ class Recovery:
                     continue  # superseded by a stored state
                 record = None  # the state is the whole tournament: nothing to restore
             else:
-                if tid not in records:
-                    records[tid] = archived(lookup, tid, p)
-                record = records[tid]
+                record = self._archived(tid, lookup)
                 if record is not None and fact.seq < record.seq:
                     continue  # a leftover of a retired tournament
             start = floor if floor is not None else record.seq if record else 0
