@@ -4,8 +4,10 @@ pool of opponents could give; and the table of needs it gives a reader."""
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tracker.domain.titles import Title
@@ -124,31 +126,6 @@ class Relaxed:
             )
         return self._possible
 
-    def rows(self) -> dict[tuple[int, int], int]:
-        """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
-        opponents' ratings (as counted) must sum to at least ``X``."""
-        rows: dict[tuple[int, int], int] = {}
-        least_sum, spec = self.o.least_sum, self.spec
-        for m in self._counts():
-            best = self.best[m]
-            for n_c, h_c, adj_c in self.drops():
-                # :meth:`_needed_sum` for every score, fewest points last
-                n = n_c + m
-                if n == 0 or n < spec.min_games:
-                    continue
-                for h in range(2 * m, -1, -1):
-                    total = least_sum(spec, h_c + h, n)
-                    if total is None or total - adj_c > best:
-                        break  # fewer points only raise the requirement
-                    self.rating_ok = True
-                    if not self._mix_ok(n, m):
-                        break  # the same mix for every score
-                    x = total - adj_c
-                    known = rows.get((m, h))
-                    if known is None or x < known:
-                        rows[(m, h)] = x
-        return rows
-
     def _mix_ok(self, n: int, m: int) -> bool:
         if (n, m) not in self._mix:
             self._mix[(n, m)] = ok = next(self._mix_failures(n, m), None) is None
@@ -251,25 +228,56 @@ class Relaxed:
         return "mix: " + ", ".join(self._mix_failures(*self._failed_mix))
 
     def needs(self) -> tuple[Need, ...]:
-        """The rows a reader needs: per number of counted games, each score from the lowest
-        possible, as long as more points lower the requirement."""
-        rows = self.rows()
-        scores: dict[int, list[int]] = {}
-        for m, h in rows:
-            scores.setdefault(m, []).append(h)
-        out: list[Need] = []
-        for m in sorted(scores, reverse=True):
+        """The rows a reader needs: per number ``m`` of counted remaining games (most
+        first), each score from the lowest possible, as long as more points lower the
+        requirement. A row's average is that of the least sum of the ``m`` opponents'
+        ratings (as counted) that gives the norm with that score, over every number of
+        wins so far left out (:meth:`drops`) whose record passes the mix; ``m`` of 0 is
+        no row (a norm from the games so far alone is :attr:`Status.SECURED`).
+
+        In half points and integers throughout, the rows of one ``m`` in a list by score:
+        with ``h`` half points from the remaining games, fewer points only raise the sum
+        asked (so the scores that pass the rating bound go from ``2m`` down to the first
+        that fails), and the mix of a record does not depend on its score (so a record
+        whose mix fails gives no row at all)."""
+        least_sum, spec, best_of = self.o.least_sum, self.spec, self.best
+        rows: list[Row] = []
+        for m in reversed(self._counts()):
             if m == 0:
-                continue  # a norm from the games so far alone is :attr:`Status.SECURED`
+                continue
+            best = best_of[m]
+            least: list[int | None] = [None] * (2 * m + 1)  # by h: the least sum so far
+            for n_c, h_c, adj_c in self.drops():
+                n = n_c + m
+                if n == 0 or n < spec.min_games:
+                    continue
+                h = 2 * m
+                total = least_sum(spec, h_c + h, n)
+                if total is None or total - adj_c > best:
+                    continue
+                self.rating_ok = True
+                if not self._mix_ok(n, m):
+                    continue  # the same mix for every score
+                while total is not None and total - adj_c <= best:
+                    x = total - adj_c
+                    known = least[h]
+                    if known is None or x < known:
+                        least[h] = x
+                    if h == 0:
+                        break
+                    h -= 1
+                    total = least_sum(spec, h_c + h, n)  # fewer points: a higher sum
             previous = None
-            best = avg(self.best[m], m)
-            for h in sorted(scores[m]):
-                average = avg(rows[(m, h)], m)
+            shown = avg(best, m)
+            for h, least_x in enumerate(least):
+                if least_x is None:
+                    continue
+                average = avg(least_x, m)
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                out.append(Need(m, self.o.score(h), average, best, self.note))
-        return tuple(out)
+                rows.append((m, h, average, shown, self.note))
+        return needs_table(tuple(rows))
 
 
 def rating_may_do(main: Relaxed, m: int) -> bool:
@@ -298,7 +306,30 @@ def needs_of(routes: Sequence[Relaxed]) -> tuple[Need, ...]:
             known = rows.get(key)
             if known is None or need.average < known.average:
                 rows[key] = need
-    return tuple(rows[key] for key in sorted(rows))
+    return needs_table(
+        tuple((n.games, h, n.average, n.best, n.note) for (_, h), n in sorted(rows.items()))
+    )
+
+
+Row = tuple[int, int, int, int, str]
+"""A row of a table of needs in integers: games, score in half points, average, best
+average available, note (:class:`Need`'s fields)."""
+
+
+@functools.lru_cache(maxsize=4096)
+def needs_table(rows: tuple[Row, ...]) -> tuple[Need, ...]:
+    """The :class:`Need` values of ``rows``, made once for every table that is the same:
+    most tables of a round are another player's too (round 1 of a 500-player open: 445
+    different tables among 1,058 pairs), and a table shared is a tuple the alerts can
+    turn into their wire form once (:func:`tracker.engine.alerts.prospect_detail`). The
+    values are immutable, so sharing them changes nothing but the memory they take."""
+    return tuple(_need(*row) for row in rows)
+
+
+@functools.lru_cache(maxsize=16384)
+def _need(games: int, half_points: int, average: int, best: int, note: str) -> Need:
+    """One row of :func:`needs_table`, shared by every table that has it."""
+    return Need(games, Fraction(half_points, 2), average, best, note)
 
 
 def why_not(routes: Sequence[Relaxed]) -> str:
