@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from fractions import Fraction
 
 from tracker import contract as ev
 from tracker.contract.outputs import alert_id
 from tracker.domain.players import Player
 from tracker.domain.results import Code
-from tracker.engine.prospects import Prospect
+from tracker.engine.prospects import Need, Prospect
 from tracker.norms.search import Check, NormGame, Verdict
 
 
@@ -90,20 +90,113 @@ def evidence(v: Verdict, floor_raised: tuple[int, ...], floor: int) -> ev.NormEv
     )
 
 
-def requirements(checks: Iterable[Check]) -> tuple[ev.Requirement, ...]:
+def requirements(
+    checks: Sequence[Check], shared: Shared | None = None
+) -> tuple[ev.Requirement, ...]:
+    """The wire form of ``checks``; with ``shared``, made once for the same tuple."""
+    if shared is not None:
+        return shared.requirements(checks)
     return tuple(
         ev.Requirement(article=c.article, name=c.name, needed=c.needed, actual=c.actual, met=c.met)
         for c in checks
     )
 
 
-def prospect_detail(p: Prospect) -> ev.Prospect:
+class Shared:
+    """The wire forms a round's prospect alerts share, each made once: most players of a
+    large open share their table of needs, its rows or their open requirements with
+    others (round 1 of a 500-player open: 1,058 prospects, 452 different, 7,779 different
+    rows among 28,813, 18 different lists of open requirements), and the core shares the
+    values themselves (:func:`tracker.engine.prospects.bound.needs_table`,
+    :func:`tracker.norms.explain.open_checks`). Keyed by the values' identity, which
+    costs nothing to look up (hashing a table would cost about what validating it does),
+    and sound because each entry holds the value it is keyed by, so that no other value
+    can take its id while the memo lives; a value that is equal but not the same is only
+    made again. Each wire form is validated once, as a whole, and a model shared is the
+    same frozen value in every alert (the JSON is the same byte for byte)."""
+
+    def __init__(self) -> None:
+        self._prospects: dict[tuple[object, ...], tuple[Prospect, ev.Prospect]] = {}
+        self._needs: dict[int, tuple[Need, ev.ProspectNeed]] = {}
+        self._checks: dict[int, tuple[Sequence[Check], tuple[ev.Requirement, ...]]] = {}
+
+    def prospect(self, p: Prospect) -> ev.Prospect:
+        """:func:`prospect_detail` of ``p``, the same model for a prospect whose parts are
+        the same values (the player's own fields are not part of it)."""
+        key = (
+            id(p.needs),
+            id(p.open),
+            id(p.remaining),
+            id(p.ways),
+            p.exact,
+            p.games_left,
+            p.assumption,
+        )
+        known = self._prospects.get(key)
+        if known is not None:
+            q = known[0]
+            if (
+                q.needs is p.needs
+                and q.open is p.open
+                and q.remaining is p.remaining
+                and (q.ways is p.ways)
+            ):
+                return known[1]
+        wire = _prospect_model(p, self)
+        self._prospects[key] = (p, wire)
+        return wire
+
+    def requirements(self, checks: Sequence[Check]) -> tuple[ev.Requirement, ...]:
+        known = self._checks.get(id(checks))
+        if known is not None and known[0] is checks:
+            return known[1]
+        wire = requirements(checks)
+        self._checks[id(checks)] = (checks, wire)
+        return wire
+
+    def needs(self, needs: Sequence[Need]) -> list[ev.ProspectNeed | dict[str, object]]:
+        """Each row's model where it was made before, else its fields to validate."""
+        found = self._needs
+        out: list[ev.ProspectNeed | dict[str, object]] = []
+        for n in needs:
+            known = found.get(id(n))
+            if known is not None and known[0] is n:
+                out.append(known[1])
+            else:
+                out.append(_need_fields(n))
+        return out
+
+    def made(self, needs: Sequence[Need], wire: Sequence[ev.ProspectNeed]) -> None:
+        """Keep the rows' models of a validated prospect."""
+        found = self._needs
+        for n, model in zip(needs, wire, strict=True):
+            found[id(n)] = (n, model)
+
+
+def _need_fields(n: Need) -> dict[str, object]:
+    return {
+        "games": n.games,
+        "score": float(n.score),
+        "average": n.average,
+        "best_available": n.best,
+        "note": n.note,
+    }
+
+
+def prospect_detail(p: Prospect, shared: Shared | None = None) -> ev.Prospect:
     """The wire form of a player's prospect, validated once as a whole (a model per way
     would cost several times more). A way's results are letters in the order of
     ``remaining``, which names each opponent once; the assumption names the articles of
-    the edition the prospect was made under."""
+    the edition the prospect was made under. ``shared``: the models the round's other
+    prospects made, to share theirs (:class:`Shared`)."""
+    if shared is not None:
+        return shared.prospect(p)
+    return _prospect_model(p, None)
+
+
+def _prospect_model(p: Prospect, shared: Shared | None) -> ev.Prospect:
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
-    return ev.Prospect.model_validate(
+    model = ev.Prospect.model_validate(
         {
             "exact": p.exact,
             "games_left": p.games_left,
@@ -114,20 +207,16 @@ def prospect_detail(p: Prospect) -> ev.Prospect:
                 {"score": float(w.score), "results": [code._value_ for code in w.results]}
                 for w in p.ways
             ],
-            "needs": [
-                {
-                    "games": n.games,
-                    "score": float(n.score),
-                    "average": n.average,
-                    "best_available": n.best,
-                    "note": n.note,
-                }
-                for n in p.needs
-            ],
-            "open_requirements": requirements(p.open),
+            "needs": [_need_fields(n) for n in p.needs]
+            if shared is None
+            else shared.needs(p.needs),
+            "open_requirements": requirements(p.open, shared),
             "assumption": "" if p.exact else p.assumption,
         }
     )
+    if shared is not None:
+        shared.made(p.needs, model.needs)
+    return model
 
 
 def norm_alert_id(
@@ -149,6 +238,7 @@ def facts_digest(v: Verdict) -> str:
 
 __all__ = [
     "Code",
+    "Shared",
     "alert_id",
     "evidence",
     "facts_digest",

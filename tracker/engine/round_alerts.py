@@ -28,6 +28,7 @@ from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.engine.alerts import (
+    Shared,
     alert_id,
     evidence,
     facts_digest,
@@ -398,6 +399,7 @@ def prospect_alerts(
         watch = Watch(state, view)
     out: Emitted = []
     found = watch.stages()
+    shared = Shared()  # the wire forms the round's alerts share
     for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
@@ -410,7 +412,9 @@ def prospect_alerts(
             entered = watch.entry(rank, title).prospect
             assert entered is not None
             out.append(
-                _prospect_event(state, number, entry, ident, "entered", prospect_detail(entered))
+                _prospect_event(
+                    state, number, entry, ident, "entered", prospect_detail(entered, shared)
+                )
             )
             sent[key] = ident
             continue
@@ -432,7 +436,7 @@ def prospect_alerts(
                 player=player_ref(entry.player),
                 title=title.value,
                 reason=detail.reason,
-                open_requirements=requirements(detail.prospect.open),
+                open_requirements=requirements(detail.prospect.open, shared),
             )
         out.append(alert)
         sent[left_key] = ident
