@@ -14,7 +14,13 @@ from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.prospects.opponents import Have, Pool, Weighted
 from tracker.engine.prospects.values import Need
-from tracker.norms.search import NormGame, Requirements, floor_adjusted
+from tracker.norms.search import (
+    NormGame,
+    Requirements,
+    floor_adjusted,
+    least_total,
+    needed_average,
+)
 from tracker.rules.mix import ComboMO, MixRule, WeightedMO
 
 if TYPE_CHECKING:
@@ -240,7 +246,8 @@ class Relaxed:
         asked (so the scores that pass the rating bound go from ``2m`` down to the first
         that fails), and the mix of a record does not depend on its score (so a record
         whose mix fails gives no row at all)."""
-        least_sum, spec, best_of = self.o.least_sum, self.spec, self.best
+        spec, best_of, note = self.spec, self.best, self.note
+        sums = _least_sums(spec)
         rows: list[Row] = []
         for m in reversed(self._counts()):
             if m == 0:
@@ -251,8 +258,9 @@ class Relaxed:
                 n = n_c + m
                 if n == 0 or n < spec.min_games:
                     continue
+                by_half = sums.get(n) or _sums_of(sums, spec, n)
                 h = 2 * m
-                total = least_sum(spec, h_c + h, n)
+                total = by_half[h_c + h]
                 if total is None or total - adj_c > best:
                     continue
                 self.rating_ok = True
@@ -266,18 +274,50 @@ class Relaxed:
                     if h == 0:
                         break
                     h -= 1
-                    total = least_sum(spec, h_c + h, n)  # fewer points: a higher sum
+                    total = by_half[h_c + h]  # fewer points: a higher sum
             previous = None
             shown = avg(best, m)
             for h, least_x in enumerate(least):
                 if least_x is None:
                     continue
-                average = avg(least_x, m)
+                average = (2 * least_x + m) // (2 * m)  # avg(), inline: the hot loop
                 if previous is not None and average >= previous:
                     continue
                 previous = average
-                rows.append((m, h, average, shown, self.note))
+                rows.append((m, h, average, shown, note))
         return needs_table(tuple(rows))
+
+
+_SUMS: dict[tuple[object, ...], dict[int, tuple[int | None, ...]]] = {}
+""":func:`_least_sums` by what it reads of the requirements."""
+
+
+def _least_sums(spec: Requirements) -> dict[int, tuple[int | None, ...]]:
+    """For each number of games ``n`` asked so far, the least sum of ``n`` ratings (as
+    counted, floor applied) that gives the norm with ``H`` half points, by ``H`` from 0 to
+    ``2n`` (``None`` below the minimum score): :meth:`Outlook.least_sum` for every score at
+    once, shared by every player and round whose requirements read the same. The sum
+    reads of the requirements only the minimum score (1.49), the minimum average and the
+    minimum performance (1.48, :func:`~tracker.norms.search.needed_average`), its key."""
+    key = (spec.rules.min_score, spec.avg_min, spec.perf_min)
+    found = _SUMS.get(key)
+    if found is None:
+        if len(_SUMS) >= 256:
+            _SUMS.clear()
+        found = _SUMS[key] = {}
+    return found
+
+
+def _sums_of(
+    sums: dict[int, tuple[int | None, ...]], spec: Requirements, n: int
+) -> tuple[int | None, ...]:
+    """The sums of ``n`` games by half points, made for :func:`_least_sums`."""
+    made = []
+    for half in range(2 * n + 1):
+        need = needed_average(half, n, spec)
+        made.append(None if need is None else least_total(need, n))
+    sums[n] = found = tuple(made)
+    return found
 
 
 def rating_may_do(main: Relaxed, m: int) -> bool:
