@@ -4,6 +4,7 @@ pool of opponents could give; and the table of needs it gives a reader."""
 
 from __future__ import annotations
 
+import bisect
 import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
@@ -241,45 +242,47 @@ class Relaxed:
         wins so far left out (:meth:`drops`) whose record passes the mix; ``m`` of 0 is
         no row (a norm from the games so far alone is :attr:`Status.SECURED`).
 
-        In half points and integers throughout, the rows of one ``m`` in a list by score:
-        with ``h`` half points from the remaining games, fewer points only raise the sum
-        asked (so the scores that pass the rating bound go from ``2m`` down to the first
-        that fails), and the mix of a record does not depend on its score (so a record
-        whose mix fails gives no row at all)."""
+        In half points and integers throughout, each number of games' rows in a list by
+        score, for ``h`` from the lowest score that passes up to ``2m``: fewer points never
+        lower the least sum (1.48; :func:`_least_sums` is non-increasing in the score), so
+        the scores that pass the rating bound for a record are those from the first that
+        does (a bisection) to ``2m``, and the mix of a record does not depend on its score
+        (so a record whose mix fails gives no row at all)."""
         spec, best_of, note = self.spec, self.best, self.note
         sums = _least_sums(spec)
         rows: list[Row] = []
+        most = len(self._ordered)  # the games so far with no win left out
         for m in reversed(self._counts()):
-            if m == 0:
-                continue
+            if m == 0 or most + m < spec.min_games:
+                break  # no record of so few games: fewer remaining ones give none either
             best = best_of[m]
-            least: list[int | None] = [None] * (2 * m + 1)  # by h: the least sum so far
+            top = 2 * m
+            low = top + 1  # the least sums so far are those of h = low, …, 2m
+            least: list[int] = []
             for n_c, h_c, adj_c in self.drops():
                 n = n_c + m
                 if n == 0 or n < spec.min_games:
                     continue
-                by_half = sums.get(n) or _sums_of(sums, spec, n)
-                h = 2 * m
-                total = by_half[h_c + h]
-                if total is None or total - adj_c > best:
-                    continue
+                by_half, lowered = sums.get(n) or _sums_of(sums, spec, n)
+                # the first score (h_c + h half points in all) whose least sum passes
+                first = bisect.bisect_left(lowered, -best - adj_c, h_c, h_c + top + 1)
+                if first > h_c + top:
+                    continue  # not even every remaining game won
                 self.rating_ok = True
                 if not self._mix_ok(n, m):
                     continue  # the same mix for every score
-                while total is not None and total - adj_c <= best:
-                    x = total - adj_c
-                    known = least[h]
-                    if known is None or x < known:
-                        least[h] = x
-                    if h == 0:
-                        break
-                    h -= 1
-                    total = by_half[h_c + h]  # fewer points: a higher sum
+                xs = [total - adj_c for total in by_half[first : h_c + top + 1]]
+                h = first - h_c
+                if not least:
+                    least, low = xs, h
+                elif h >= low:  # within those so far: the lower of each
+                    least[h - low :] = map(min, least[h - low :], xs)
+                else:
+                    least = xs[: low - h] + list(map(min, least, xs[low - h :]))
+                    low = h
             previous = None
             shown = avg(best, m)
-            for h, least_x in enumerate(least):
-                if least_x is None:
-                    continue
+            for h, least_x in enumerate(least, low):
                 average = (2 * least_x + m) // (2 * m)  # avg(), inline: the hot loop
                 if previous is not None and average >= previous:
                     continue
@@ -288,14 +291,21 @@ class Relaxed:
         return needs_table(tuple(rows))
 
 
-_SUMS: dict[tuple[object, ...], dict[int, tuple[int | None, ...]]] = {}
+Sums = tuple[tuple[int, ...], tuple[int, ...]]
+"""The least sums of a number of games by half points (:data:`_NEVER` below the minimum
+score), and the same negated (ascending, for a bisection)."""
+
+_NEVER = 1 << 40
+"""The least sum of a score below the minimum (1.49): no ratings give it."""
+
+_SUMS: dict[tuple[object, ...], dict[int, Sums]] = {}
 """:func:`_least_sums` by what it reads of the requirements."""
 
 
-def _least_sums(spec: Requirements) -> dict[int, tuple[int | None, ...]]:
+def _least_sums(spec: Requirements) -> dict[int, Sums]:
     """For each number of games ``n`` asked so far, the least sum of ``n`` ratings (as
     counted, floor applied) that gives the norm with ``H`` half points, by ``H`` from 0 to
-    ``2n`` (``None`` below the minimum score): :meth:`Outlook.least_sum` for every score at
+    ``2n`` (:data:`_NEVER` below the minimum score): :meth:`Outlook.least_sum` for every score at
     once, shared by every player and round whose requirements read the same. The sum
     reads of the requirements only the minimum score (1.49), the minimum average and the
     minimum performance (1.48, :func:`~tracker.norms.search.needed_average`), its key."""
@@ -308,15 +318,13 @@ def _least_sums(spec: Requirements) -> dict[int, tuple[int | None, ...]]:
     return found
 
 
-def _sums_of(
-    sums: dict[int, tuple[int | None, ...]], spec: Requirements, n: int
-) -> tuple[int | None, ...]:
+def _sums_of(sums: dict[int, Sums], spec: Requirements, n: int) -> Sums:
     """The sums of ``n`` games by half points, made for :func:`_least_sums`."""
     made = []
     for half in range(2 * n + 1):
         need = needed_average(half, n, spec)
-        made.append(None if need is None else least_total(need, n))
-    sums[n] = found = tuple(made)
+        made.append(_NEVER if need is None else least_total(need, n))
+    sums[n] = found = (tuple(made), tuple(-total for total in made))
     return found
 
 
