@@ -160,23 +160,28 @@ class Shared:
         out: list[ev.ProspectNeed | dict[str, object]] = []
         for n in needs:
             known = found.get(id(n))
-            if known is not None and known[0] is n:
-                out.append(known[1])
-            else:
-                out.append(_need_fields(n))
+            out.append(known[1] if known is not None and known[0] is n else _need_fields(n))
         return out
 
-    def made(self, needs: Sequence[Need], wire: Sequence[ev.ProspectNeed]) -> None:
-        """Keep the rows' models of a validated prospect."""
+    def made(
+        self,
+        needs: Sequence[Need],
+        given: Sequence[ev.ProspectNeed | dict[str, object]],
+        wire: Sequence[ev.ProspectNeed],
+    ) -> None:
+        """Keep the models of the rows a validated prospect made (those ``given`` as
+        fields)."""
         found = self._needs
-        for n, model in zip(needs, wire, strict=True):
-            found[id(n)] = (n, model)
+        for n, was, model in zip(needs, given, wire, strict=True):
+            if was.__class__ is dict:
+                found[id(n)] = (n, model)
 
 
 def _need_fields(n: Need) -> dict[str, object]:
+    score = n.score
     return {
         "games": n.games,
-        "score": float(n.score),
+        "score": score.numerator / score.denominator,  # float(), without its int() calls
         "average": n.average,
         "best_available": n.best,
         "note": n.note,
@@ -196,6 +201,7 @@ def prospect_detail(p: Prospect, shared: Shared | None = None) -> ev.Prospect:
 
 def _prospect_model(p: Prospect, shared: Shared | None) -> ev.Prospect:
     remaining = tuple(player_ref(r.opponent) for r in p.remaining)
+    needs = [_need_fields(n) for n in p.needs] if shared is None else shared.needs(p.needs)
     model = ev.Prospect.model_validate(
         {
             "exact": p.exact,
@@ -207,15 +213,13 @@ def _prospect_model(p: Prospect, shared: Shared | None) -> ev.Prospect:
                 {"score": float(w.score), "results": [code._value_ for code in w.results]}
                 for w in p.ways
             ],
-            "needs": [_need_fields(n) for n in p.needs]
-            if shared is None
-            else shared.needs(p.needs),
+            "needs": needs,
             "open_requirements": requirements(p.open, shared),
             "assumption": "" if p.exact else p.assumption,
         }
     )
     if shared is not None:
-        shared.made(p.needs, model.needs)
+        shared.made(p.needs, needs, model.needs)
     return model
 
 
