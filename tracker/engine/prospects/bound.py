@@ -377,7 +377,13 @@ def needs_table(rows: tuple[Row, ...]) -> tuple[Need, ...]:
 @functools.lru_cache(maxsize=16384)
 def _need(games: int, half_points: int, average: int, best: int, note: str) -> Need:
     """One row of :func:`needs_table`, shared by every table that has it."""
-    return Need(games, Fraction(half_points, 2), average, best, note)
+    return Need(games, _score(half_points), average, best, note)
+
+
+@functools.lru_cache(maxsize=256)
+def _score(half_points: int) -> Fraction:
+    """A score in half points as a fraction, made once (a Fraction takes a microsecond)."""
+    return Fraction(half_points, 2)
 
 
 def why_not(routes: Sequence[Relaxed]) -> str:
