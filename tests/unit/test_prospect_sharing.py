@@ -77,9 +77,14 @@ def watched(events: Iterable[ev.InputEvent]) -> Seen:
     needs_of = outlook_module.needs_of
 
     def open_checks(
-        kept: Sequence[NormGame], spec: Requirements, games: int, opponents: int | None
+        kept: Sequence[NormGame],
+        spec: Requirements,
+        games: int,
+        opponents: int | None,
+        memo: explain.OpenMemo | None = None,
     ) -> tuple[Check, ...]:
-        out = explain.open_checks(kept, spec, games, opponents)
+        assert memo is not None  # the outlook shares its round's
+        out = explain.open_checks(kept, spec, games, opponents, memo)
         seen.open_calls.append(((tuple(kept), spec, games, opponents), out))
         return out
 
@@ -105,8 +110,8 @@ def open_run(players: int, rounds: int, seed: int, start: date) -> Seen:
 
 
 def same_afresh(calls: Sequence[tuple[Call, tuple[Check, ...]]]) -> None:
+    """Each answer from the memo equals the one made without it."""
     for args, shared in calls:
-        explain._OPEN_MEMO.clear()
         assert explain.open_checks(*args) == shared
 
 
@@ -210,8 +215,8 @@ EDITIONS = [
 def test_shared_open_requirements_equal_afresh_on_drawn_records(rules: TitleRules) -> None:
     """Every edition, records drawn so that the memo's key often matches: a key that left
     out something the checks read would hand one record another's checks."""
-    explain._OPEN_MEMO.clear()
-    calls = [(args, explain.open_checks(*args)) for args in random_open_calls(rules, 7)]
+    memo: explain.OpenMemo = {}
+    calls = [(args, explain.open_checks(*args, memo)) for args in random_open_calls(rules, 7)]
     assert len({id(out) for _, out in calls}) < len(calls)
     same_afresh(calls)
 

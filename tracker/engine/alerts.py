@@ -103,17 +103,16 @@ def requirements(
 
 
 class Shared:
-    """The wire forms a round's prospect alerts share, each made once: most players of a
-    large open share their table of needs, its rows or their open requirements with
-    others (round 1 of a 500-player open: 1,058 prospects, 452 different, 7,779 different
-    rows among 28,813, 18 different lists of open requirements), and the core shares the
-    values themselves (:func:`tracker.engine.prospects.bound.needs_table`,
-    :func:`tracker.norms.explain.open_checks`). Keyed by the values' identity, which
-    costs nothing to look up (hashing a table would cost about what validating it does),
-    and sound because each entry holds the value it is keyed by, so that no other value
-    can take its id while the memo lives; a value that is equal but not the same is only
-    made again. Each wire form is validated once, as a whole, and a model shared is the
-    same frozen value in every alert (the JSON is the same byte for byte)."""
+    """The wire forms a round's prospect alerts share, each made once: the core shares
+    the values a round's prospects have in common (:class:`~tracker.engine.prospects.values.Made`:
+    round 1 of a 500-player open has 1,058 prospects, 452 different, 7,779 different rows
+    among 28,813, 18 different lists of open requirements), and each is turned into its
+    wire form once. Keyed by the values' identity, which costs nothing to look up
+    (hashing a table would cost about what validating it does), and sound because each
+    entry holds the value it is keyed by, so that no other value can take its id while
+    the memo lives; a value that is equal but not the same is only made again. Each wire
+    form is validated once, as a whole, and a model shared is the same frozen value in
+    every alert (the JSON is the same byte for byte)."""
 
     def __init__(self) -> None:
         self._prospects: dict[tuple[object, ...], tuple[Prospect, ev.Prospect]] = {}

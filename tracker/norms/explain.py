@@ -105,19 +105,31 @@ def extra_points(half: int, n: int, ra: int, spec: Requirements) -> int:
     return (half - needed) // 2
 
 
+OpenMemo = dict[tuple[object, ...], tuple[MixRule, TitleRules, tuple[Check, ...]]]
+""":func:`open_checks` by :func:`_open_key`, with the rule and the edition the key names
+by identity (held in the entry, so that no other object can take their ids while it
+lives)."""
+
+
 def open_checks(
-    kept: Sequence[NormGame], spec: Requirements, games: int, opponents: int | None
+    kept: Sequence[NormGame],
+    spec: Requirements,
+    games: int,
+    opponents: int | None,
+    memo: OpenMemo | None = None,
 ) -> tuple[Check, ...]:
-    """What a record of ``games`` games will need, against what ``kept`` has so far; the
-    same tuple for every record whose checks read the same (:func:`_open_key`), so that
-    the players of a round who share them share one value (round 1 of a 500-player open:
-    18 different among 1,058)."""
+    """What a record of ``games`` games will need, against what ``kept`` has so far. With
+    ``memo`` (the round's: :class:`tracker.engine.prospects.values.Made`), the same tuple
+    for every record whose checks read the same (:func:`_open_key`), so that the players
+    of a round who share them share one value (round 1 of a 500-player open: 18
+    different among 1,058)."""
     ordered = sorted(kept, key=lambda g: g.rating)
     _, raised = floor_raised([g.rating for g in ordered], spec)
-    rule = spec.mix(games, opponents, sure=True)
-    key = _open_key(ordered, raised, spec, rule, games, opponents)
-    if key is not None:
-        known = _OPEN_MEMO.get(key)
+    key = None
+    if memo is not None:
+        rule = spec.mix(games, opponents, sure=True)
+        key = _open_key(ordered, raised, spec, rule, games, opponents)
+        known = None if key is None else memo.get(key)
         if known is not None and known[0] is rule and known[1] is spec.rules:
             return known[2]
     checks = (
@@ -130,17 +142,9 @@ def open_checks(
         ),
         *mix_checks(ordered, raised, spec, games, opponents),
     )
-    if key is not None:
-        if len(_OPEN_MEMO) >= _OPEN_MEMO_SIZE:
-            _OPEN_MEMO.clear()
-        _OPEN_MEMO[key] = (rule, spec.rules, checks)
+    if memo is not None and key is not None:
+        memo[key] = (rule, spec.rules, checks)
     return checks
-
-
-_OPEN_MEMO: dict[tuple[object, ...], tuple[MixRule, TitleRules, tuple[Check, ...]]] = {}
-""":func:`open_checks` by :func:`_open_key`, with the rule and the edition the key names
-by identity (held here, so that no other object can take their ids)."""
-_OPEN_MEMO_SIZE = 4096
 
 
 def _open_key(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.prospects.opponents import Have, Pool, Weighted
-from tracker.engine.prospects.values import Need
+from tracker.engine.prospects.values import Made, Need, Row
 from tracker.norms.search import (
     NormGame,
     Requirements,
@@ -288,7 +288,7 @@ class Relaxed:
                     continue
                 previous = average
                 rows.append((m, h, average, shown, note))
-        return needs_table(tuple(rows))
+        return needs_table(tuple(rows), self.o.made)
 
 
 Sums = tuple[tuple[int, ...], tuple[int, ...]]
@@ -355,29 +355,26 @@ def needs_of(routes: Sequence[Relaxed]) -> tuple[Need, ...]:
             if known is None or need.average < known.average:
                 rows[key] = need
     return needs_table(
-        tuple((n.games, h, n.average, n.best, n.note) for (_, h), n in sorted(rows.items()))
+        tuple((n.games, h, n.average, n.best, n.note) for (_, h), n in sorted(rows.items())),
+        possible[0].o.made,
     )
 
 
-Row = tuple[int, int, int, int, str]
-"""A row of a table of needs in integers: games, score in half points, average, best
-average available, note (:class:`Need`'s fields)."""
-
-
-@functools.lru_cache(maxsize=4096)
-def needs_table(rows: tuple[Row, ...]) -> tuple[Need, ...]:
-    """The :class:`Need` values of ``rows``, made once for every table that is the same:
-    most tables of a round are another player's too (round 1 of a 500-player open: 445
-    different tables among 1,058 pairs), and a table shared is a tuple the alerts can
-    turn into their wire form once (:func:`tracker.engine.alerts.prospect_detail`). The
-    values are immutable, so sharing them changes nothing but the memory they take."""
-    return tuple(_need(*row) for row in rows)
-
-
-@functools.lru_cache(maxsize=16384)
-def _need(games: int, half_points: int, average: int, best: int, note: str) -> Need:
-    """One row of :func:`needs_table`, shared by every table that has it."""
-    return Need(games, _score(half_points), average, best, note)
+def needs_table(rows: tuple[Row, ...], made: Made) -> tuple[Need, ...]:
+    """The :class:`Need` values of ``rows``, the same tuple for every table of the round
+    that is the same and the same value for every row (:class:`Made`)."""
+    found = made.tables.get(rows)
+    if found is None:
+        known = made.rows
+        shared = []
+        for row in rows:
+            need = known.get(row)
+            if need is None:
+                games, half_points, average, best, note = row
+                need = known[row] = Need(games, _score(half_points), average, best, note)
+            shared.append(need)
+        found = made.tables[rows] = tuple(shared)
+    return found
 
 
 @functools.lru_cache(maxsize=256)

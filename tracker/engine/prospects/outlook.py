@@ -20,6 +20,7 @@ from tracker.engine.prospects.values import (
     HORIZON,
     UNKNOWN_ROUNDS,
     Key,
+    Made,
     Prior,
     Prospect,
     Status,
@@ -94,6 +95,8 @@ class Outlook:
             dict(prior.specs) if prior is not None and prior.basis == basis else {}
         )
         self._scores: dict[int, Fraction] = {}
+        self.made = Made()
+        """The values the round's prospects share (tables of needs, open requirements)."""
         self._sums: dict[tuple[Title, int, int], int | None] = {}
 
     def leaves(self) -> Prior:
@@ -141,7 +144,7 @@ class Outlook:
             games = len(counted) + min(to_come, o.pool(rank).size)
             opponents = len(distinct) if self.round_robin else games
             shown["remaining"] = remaining
-            shown["open"] = tuple(open_checks(counted, spec, games, opponents))
+            shown["open"] = open_checks(counted, spec, games, opponents, self.made.open)
             shown["assumption"] = self._assumption(spec, counted)
         if left == 0:
             return make(reason="no games left")

@@ -12,6 +12,7 @@ from fractions import Fraction
 from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
+from tracker.norms.explain import OpenMemo
 from tracker.norms.search import Cell, Check, Context, NormGame, Requirements
 from tracker.rules import TitleRules
 
@@ -144,6 +145,30 @@ class Prior:
     zero: frozenset[int] = frozenset()
     """The unrated players who scored nothing against rated ones (1.42d) when :attr:`games`
     were sorted out."""
+
+
+Row = tuple[int, int, int, int, str]
+"""A row of a table of needs in integers: games, score in half points, average, best
+average available, note (:class:`Need`'s fields)."""
+
+
+@dataclasses.dataclass(slots=True)
+class Made:
+    """The values the prospects of one round make once and share between players, for
+    as long as the round's :class:`~tracker.engine.prospects.Outlook` lives (a memo kept
+    longer would make every full collection of the garbage collector walk it: round 1 of
+    a 500-player open leaves about 24,000 objects). Most players of a large open share
+    their table of needs, its rows or their open requirements with others (round 1 of the
+    500-player open: 445 different tables among 1,058 pairs, 7,779 different rows among
+    28,813, 18 different lists of open requirements), and a value shared is one the
+    alerts turn into its wire form once (:class:`tracker.engine.alerts.Shared`). The
+    values are immutable, so sharing them changes nothing but the memory they take."""
+
+    tables: dict[tuple[Row, ...], tuple[Need, ...]] = dataclasses.field(default_factory=dict)
+    """Each table of needs by its rows (:func:`.bound.needs_table`)."""
+    rows: dict[Row, Need] = dataclasses.field(default_factory=dict)
+    open: OpenMemo = dataclasses.field(default_factory=dict)
+    """The open requirements (:func:`tracker.norms.explain.open_checks`)."""
 
 
 def spec_basis(ctx: Context) -> tuple[object, ...]:
