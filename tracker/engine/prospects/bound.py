@@ -5,16 +5,14 @@ pool of opponents could give; and the table of needs it gives a reader."""
 from __future__ import annotations
 
 import bisect
-import functools
 import itertools
 from collections.abc import Iterator, Mapping, Sequence
-from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.prospects.opponents import Have, Pool, Weighted
-from tracker.engine.prospects.values import Made, Need, Row
+from tracker.engine.prospects.values import Need, Row
 from tracker.norms.search import (
     NormGame,
     Requirements,
@@ -288,7 +286,7 @@ class Relaxed:
                     continue
                 previous = average
                 rows.append((m, h, average, shown, note))
-        return needs_table(tuple(rows), self.o.made)
+        return needs_table(tuple(rows), self.o)
 
 
 Sums = tuple[tuple[int, ...], tuple[int, ...]]
@@ -356,13 +354,14 @@ def needs_of(routes: Sequence[Relaxed]) -> tuple[Need, ...]:
                 rows[key] = need
     return needs_table(
         tuple((n.games, h, n.average, n.best, n.note) for (_, h), n in sorted(rows.items())),
-        possible[0].o.made,
+        possible[0].o,
     )
 
 
-def needs_table(rows: tuple[Row, ...], made: Made) -> tuple[Need, ...]:
+def needs_table(rows: tuple[Row, ...], outlook: Outlook) -> tuple[Need, ...]:
     """The :class:`Need` values of ``rows``, the same tuple for every table of the round
-    that is the same and the same value for every row (:class:`Made`)."""
+    that is the same and the same value for every row (:class:`.values.Made`)."""
+    made = outlook.made
     found = made.tables.get(rows)
     if found is None:
         known = made.rows
@@ -371,16 +370,11 @@ def needs_table(rows: tuple[Row, ...], made: Made) -> tuple[Need, ...]:
             need = known.get(row)
             if need is None:
                 games, half_points, average, best, note = row
-                need = known[row] = Need(games, _score(half_points), average, best, note)
+                score = outlook.score(half_points)
+                need = known[row] = Need(games, score, average, best, note)
             shared.append(need)
         found = made.tables[rows] = tuple(shared)
     return found
-
-
-@functools.lru_cache(maxsize=256)
-def _score(half_points: int) -> Fraction:
-    """A score in half points as a fraction, made once (a Fraction takes a microsecond)."""
-    return Fraction(half_points, 2)
 
 
 def why_not(routes: Sequence[Relaxed]) -> str:
