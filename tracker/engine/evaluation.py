@@ -4,6 +4,7 @@ ratings, the tournament-wide context of the norm rules, and every player's verdi
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
 
@@ -187,6 +188,17 @@ class PlayerRound:
     rating (2009 1.3): said in the round summary, never announced as reached."""
     track: LiveTrack = dataclasses.field(default=EMPTY_TRACK, repr=False)
     """The live ratings so far, which the next round's standings extend."""
+    first: Mapping[Title, InterimRating] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Every level first reached so far (:func:`first_reached`), published or not, which
+    the next round's standings extend."""
+
+    @property
+    def half_points(self) -> int:
+        """The score in half points."""
+        score = self.score
+        return 2 * score.numerator // score.denominator
 
 
 def context(
@@ -257,14 +269,22 @@ def unrated_scoring_zero(
 def standings(
     state: TournamentState,
     up_to: int,
-    since: Mapping[int, LiveTrack] | None = None,
+    since: Sequence[PlayerRound] | None = None,
     gate: NormEvent | None = None,
 ) -> list[PlayerRound]:
     """Every player after round ``up_to``, best score first (then start rank). ``since``:
-    every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
-    which the live ratings extend by round ``up_to`` alone; ``gate``: the
-    :func:`norm_event`, when already worked out."""
-    cells = state.all_cells(up_to)
+    the standings after round ``up_to - 1`` of the same facts and players, which are
+    extended by round ``up_to`` alone (its cells, score, live rating and the levels it
+    reaches: what the whole record gives, as ``tests/unit/test_incremental.py`` checks);
+    ``gate``: the :func:`norm_event`, when already worked out."""
+    if since is None:
+        cells = state.all_cells(up_to)
+        new: dict[int, list[Cell]] = {}
+        previous: dict[int, PlayerRound] = {}
+    else:
+        rnd = state.rounds.get(up_to)
+        new = {rank: [cell] for rank, cell in rnd.cells(up_to)} if rnd is not None else {}
+        previous = {row.player.rank: row for row in since}
     players = state.players
     rating_rules = state.rating_rules
     rules = state.title_rules
@@ -275,29 +295,52 @@ def standings(
     said = (norm_event(state) if gate is None else gate).title_ratings
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
-        mine = tuple(cells.get(rank, ()))
-        half_points = 0
+        before = previous.get(rank)
+        if before is None:
+            mine = tuple(cells.get(rank, ()))
+            added: Sequence[Cell] = mine
+            half_points = 0
+            track = EMPTY_TRACK
+            first: Mapping[Title, InterimRating] | None = None
+        else:
+            added = new.get(rank, ())
+            mine = before.cells + tuple(added)
+            half_points = before.half_points
+            track = before.track
+            first = before.first
         games: list[tuple[int, tuple[RatedGame]]] = []
-        for c in mine:
+        for c in added:
             half_points += c.code.half_points
-            if c.opponent is not None and (since is None or c.round == up_to):
+            if c.opponent is not None:
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
-        before = EMPTY_TRACK if since is None else since[rank]
-        track = live_track(player, games, rating_rules, on, since=before)
+        if games or before is None:
+            known = len(track.interims)
+            track = live_track(player, games, rating_rules, on, since=track)
+            later = track.interims[known:]
+            if first is None or any(i.rating > (player.rating or 0) for i in later):
+                titles = rules.rating_level_titles(player)
+                first = first_reached(player, later, titles, min_games, first)
+        assert first is not None
         interims = track.interims
-        reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
         row = PlayerRound(
             player=player,
             cells=mine,
-            score=Fraction(half_points, 2),
+            score=_half(half_points),
             live=interims[-1] if interims else None,
-            reached={t: r for t, r in reached.items() if not published(t)},
-            live_only={t: r for t, r in reached.items() if said and published(t)},
+            reached={t: r for t, r in first.items() if not published(t)},
+            live_only={t: r for t, r in first.items() if said and published(t)},
             track=track,
+            first=first,
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)
     return [row for _, _, row in keyed]
+
+
+@functools.cache
+def _half(half_points: int) -> Fraction:
+    """A score of ``half_points`` half points (one value per score, shared)."""
+    return Fraction(half_points, 2)
 
 
 def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:

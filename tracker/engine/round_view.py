@@ -8,7 +8,10 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
+from tracker import contract as ev
+from tracker.domain.players import Player
 from tracker.domain.titles import Title
+from tracker.engine.alerts import player_ref
 from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
@@ -48,6 +51,16 @@ class RoundView:
     """The norms no later round can take away (:func:`secured_norm`, the one notion of
     secured), with why; those certain before they are achieved (a round robin's) are in
     :attr:`norms` too, with their worst case over every scheduled round."""
+    refs: dict[int, ev.PlayerRef] = dataclasses.field(default_factory=dict)
+    """How the alerts name each player, made when first asked for (:meth:`ref`) and shared
+    with the views of the next rounds of the same players."""
+
+    def ref(self, player: Player) -> ev.PlayerRef:
+        """:func:`~tracker.engine.alerts.player_ref` of ``player``, made once."""
+        found = self.refs.get(player.rank)
+        if found is None:
+            found = self.refs[player.rank] = player_ref(player)
+        return found
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -83,8 +96,9 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     t = state.tournament
     last = t.is_last(number)
     carry = carried(state, number)
-    gate = norm_event(state) if carry is None else carry.gate
-    rows = standings(state, number, carry.live if carry is not None else None, gate)
+    previous = carry.watch.view if carry is not None else None
+    gate = norm_event(state) if previous is None else previous.gate
+    rows = standings(state, number, previous.rows if previous is not None else None, gate)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
@@ -113,6 +127,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         before_last_allowed,
         carry.prior if carry is not None else None,
         secured=secured,
+        refs=previous.refs if previous is not None else {},
     )
 
 

@@ -43,7 +43,7 @@ from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
-from tracker.norms.search import Cell, Context, Verdict, find_norm
+from tracker.norms.search import Cell, Context, Verdict, find_norm, norm_exists
 
 _MOST_REMAINING = 5
 """Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
@@ -81,8 +81,9 @@ def conditions(
         ctx.swiss_exempt
         and rules.swiss_exemption_per_round
         and rules.federation_exemption(t, False, player) is None
-        and find_norm(player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules)
-        is None
+        and not norm_exists(
+            player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules
+        )
     ):
         players, federations, titled = rules.swiss_exemption
         found.append(
@@ -241,7 +242,7 @@ def certain_norm(
             break  # the last round's game is played (1.42c)
         for gone in itertools.combinations(future, k):
             kept = [c for c in future if c not in gone]
-            if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
+            if not norm_exists(player, [*cells, *kept], title, ctx, rules):
                 return None
     games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
     because = (
@@ -321,7 +322,7 @@ def _holds_either_way(
             variant = dataclasses.replace(ctx, unrated_scored_zero=fixed | frozenset(zero))
             if variant == ctx:
                 continue  # the norm was found in this one
-            if find_norm(player, cells, title, variant, rules) is None:
+            if not norm_exists(player, cells, title, variant, rules):
                 return False
     return True
 

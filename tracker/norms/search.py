@@ -300,6 +300,12 @@ def _hopeless(
     """A cheap test that rules out most players of an open before any game is classified:
     even the best-rated possible games (every game with an opponent that could count,
     forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
+    least, _ = rules.min_games(ctx.tournament)
+    short = rules.short_norm(ctx.tournament)
+    if short is not None:
+        least = min(least, short[0])
+    if len(cells) < least:
+        return True  # fewer rounds than games needed: no rating is read
     players = ctx.players
     game_date = ctx.game_date_ratings
     ratings = sorted(
@@ -310,10 +316,6 @@ def _hopeless(
         ),
         reverse=True,
     )
-    least, _ = rules.min_games(ctx.tournament)
-    short = rules.short_norm(ctx.tournament)
-    if short is not None:
-        least = min(least, short[0])
     if len(ratings) < least:
         return True
     lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
