@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from fractions import Fraction
 
 from tracker.domain.fraction_text import fraction_text
@@ -28,7 +28,7 @@ from tracker.norms.live_rating import (
     first_reached,
     live_track,
 )
-from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, find_norms
+from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, norms_found
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -347,18 +347,53 @@ def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
     return item[0], item[1]
 
 
-def achieved_norms(
-    state: TournamentState, rows: list[PlayerRound], ctx: Context
-) -> dict[tuple[int, Title], Verdict]:
+Key = tuple[int, Title]
+"""A player's start rank and a norm title."""
+
+
+class Norms(MutableMapping[Key, Verdict]):
+    """The norms of a round by player and title (:func:`achieved_norms`): which there are is
+    decided at once, a verdict (the evidence) is made when first asked for where the search
+    could tell without it (:func:`~tracker.norms.search.norms_found`). The round's alerts
+    ask for the verdicts of the norms they announce; a norm in force is only looked up."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self) -> None:
+        self._found: dict[Key, Verdict | Callable[[], Verdict]] = {}
+
+    def __getitem__(self, key: Key) -> Verdict:
+        found = self._found[key]
+        if not isinstance(found, Verdict):
+            found = self._found[key] = found()
+        return found
+
+    def __setitem__(self, key: Key, verdict: Verdict | Callable[[], Verdict]) -> None:
+        self._found[key] = verdict
+
+    def __delitem__(self, key: Key) -> None:
+        del self._found[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._found  # without making the verdict
+
+    def __iter__(self) -> Iterator[Key]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+
+def achieved_norms(state: TournamentState, rows: list[PlayerRound], ctx: Context) -> Norms:
     """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
     those rounds."""
-    found: dict[tuple[int, Title], Verdict] = {}
+    found = Norms()
     eligible = state.title_rules.eligible_norm_titles
     for row in rows:
         titles = eligible(row.player)
         if not titles:
             continue
-        for title, verdict in find_norms(
+        for title, verdict in norms_found(
             row.player, row.cells, titles, ctx, state.title_rules
         ).items():
             found[(row.player.rank, title)] = verdict

@@ -77,8 +77,7 @@ def norm_alerts(
     out: Emitted = []
     event_flags: TournamentFlags | None = None  # made for the first norm announced
     by_rank = {row.player.rank: row for row in view.rows}
-    ordered = sorted(view.norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level))
-    for (rank, title), verdict in ordered:
+    for rank, title in sorted(view.norms, key=lambda key: (key[0], -key[1].level)):
         if not view.announces((rank, title)):
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
@@ -95,6 +94,7 @@ def norm_alerts(
             previous = sent.get(f"revoked:{key}", "")
         if event_flags is None:
             event_flags = flags(state, number, view.rows)
+        verdict = view.norms[(rank, title)]  # made here, for the norms announced
         norm = make_norm(
             state, view, by_rank[rank].player, title, verdict, event_flags, open_conditions
         )

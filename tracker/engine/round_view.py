@@ -15,6 +15,7 @@ from tracker.engine.alerts import player_ref
 from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
+    Norms,
     PlayerRound,
     achieved_norms,
     context,
@@ -37,7 +38,7 @@ class RoundView:
     rows: list[PlayerRound]
     cells: dict[int, Sequence[Cell]]
     ctx: Context
-    norms: dict[Key, Verdict]
+    norms: Norms
     pending: dict[Key, tuple[Condition, ...]]
     """What each norm still depends on: before the last round, what later rounds can
     change; in every round, an unknown system (:func:`system_condition`)."""
@@ -79,9 +80,8 @@ class RoundView:
         worst case over every scheduled round, as its alert gives it, else
         :meth:`verdict`."""
         sure = self.secured.get((rank, title))
-        return (
-            sure.verdict if sure is not None and sure.certain else self.verdict(state, rank, title)
-        )
+        certain = sure.verdict if sure is not None else None
+        return certain if certain is not None else self.verdict(state, rank, title)
 
     def announces(self, key: Key) -> bool:
         """Whether a norm of :attr:`norms` is announced after this round: after the last
@@ -114,7 +114,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         )
     }
     secured = _secured(state, rows, cells, ctx, norms, pending, number)
-    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
+    norms.update((key, s.verdict) for key, s in secured.items() if s.verdict is not None)
     return RoundView(
         number,
         gate,
@@ -136,7 +136,7 @@ def _secured(
     rows: Sequence[PlayerRound],
     cells: Mapping[int, Sequence[Cell]],
     ctx: Context,
-    norms: Mapping[Key, Verdict],
+    norms: Norms,
     pending: Mapping[Key, tuple[Condition, ...]],
     number: int,
 ) -> dict[Key, Secured]:
@@ -154,9 +154,9 @@ def _secured(
         ]
     found = {}
     for key in keys:
-        verdict = norms.get(key)
-        given = pending.get(key, ()) if verdict is not None else None
-        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
+        achieved = key in norms
+        given = pending.get(key, ()) if achieved else None
+        sure = secured_norm(state, *key, achieved, number, cells, ctx, given)
         if sure is not None:
             found[key] = sure
     return found
