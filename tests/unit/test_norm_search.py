@@ -24,6 +24,7 @@ from tracker.norms.search import (
     evaluate,
     find_norm,
     gives_norm,
+    norm_exists,
     norm_games,
     norms_found,
 )
@@ -200,6 +201,7 @@ def test_a_norm_the_whole_record_gives_is_the_one_the_search_finds(
     found = norms_found(me, cells, titles, ctx, rules)
     expected = {t: v for t in titles if (v := find_norm(me, cells, t, ctx, rules)) is not None}
     assert set(found) == set(expected)
+    assert {t for t in titles if norm_exists(me, cells, t, ctx, rules)} == set(expected)
     for title, verdict in found.items():
         if not isinstance(verdict, Verdict):
             _DEFERRED.append(1)

@@ -304,6 +304,9 @@ def standings(
             first: Mapping[Title, InterimRating] | None = None
         else:
             added = new.get(rank, ())
+            if not added:  # absent from the round: the same standing
+                keyed.append((-before.half_points, rank, before))
+                continue
             mine = before.cells + tuple(added)
             half_points = before.half_points
             track = before.track
@@ -316,19 +319,24 @@ def standings(
         if games or before is None:
             known = len(track.interims)
             track = live_track(player, games, rating_rules, on, since=track)
-            later = track.interims[known:]
-            if first is None or any(i.rating > (player.rating or 0) for i in later):
+            start = player.rating or 0
+            if first is None or any(i.rating > start for i in track.interims[known:]):
                 titles = rules.rating_level_titles(player)
-                first = first_reached(player, later, titles, min_games, first)
+                first = first_reached(player, track.interims[known:], titles, min_games, first)
         assert first is not None
         interims = track.interims
+        if before is not None and first is before.first:  # no level reached since
+            reached, live_only = before.reached, before.live_only
+        else:
+            reached = {t: r for t, r in first.items() if not published(t)}
+            live_only = {t: r for t, r in first.items() if said and published(t)}
         row = PlayerRound(
             player=player,
             cells=mine,
             score=_half(half_points),
             live=interims[-1] if interims else None,
-            reached={t: r for t, r in first.items() if not published(t)},
-            live_only={t: r for t, r in first.items() if said and published(t)},
+            reached=reached,
+            live_only=live_only,
             track=track,
             first=first,
         )

@@ -273,28 +273,29 @@ def live_track(
     k_limited = rules.k_limited
     rounded = rules.rounding.apply_ratio
     before = player.rated_games
-    played = list(since.played)
+    played: list[RatedGame] = []  # since those of ``since``
     hundredths = since.hundredths
-    result = list(since.interims)
+    result: list[InterimRating] = []
+    count = len(since.played)
     for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
         for game in games:
             opponent, code = game
             if opponent is None or not code.over_the_board:
                 continue
             played.append(game)
+            count += 1
             if separable:
                 d = start - opponent
                 if limit is not None:
                     d = limit if d > limit else -limit if d < -limit else d
                 hundredths += 50 * code.half_points - expected_hundredths(d)
         if not separable:  # 2022's one upgrade per tournament depends on every game so far
-            hundredths = _hundredths(start, played, rules)
-        count = len(played)
+            hundredths = _hundredths(start, [*since.played, *played], rules)
         n = count if games_in_period is None else games_in_period
         change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
         total = None if before is None else before + count
         result.append(InterimRating(round_number, start + change, change, total))
-    return LiveTrack(tuple(result), tuple(played), hundredths)
+    return LiveTrack(since.interims + tuple(result), since.played + tuple(played), hundredths)
 
 
 _ROUND_NUMBER = itemgetter(0)

@@ -422,8 +422,13 @@ def _find(
 def norm_exists(
     player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
 ) -> bool:
-    """Whether :func:`find_norm` finds a norm, without choosing the best attempt."""
+    """Whether :func:`find_norm` finds a norm, without choosing the best attempt (nor
+    writing its evidence where the whole record gives it, :func:`_whole_record_holds`)."""
     games = norm_games(player, cells, ctx, rules)
+    if ctx.event_check is None:
+        spec = norm_requirements(title, player, ctx, rules)
+        if _whole_record_holds(games[0], spec, _Profile.of(games[0])):
+            return True
     return _find(games, player, cells, title, ctx, rules, first=True) is not None
 
 
