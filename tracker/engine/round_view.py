@@ -39,6 +39,8 @@ class RoundView:
     cells: dict[int, Sequence[Cell]]
     ctx: Context
     norms: Norms
+    """The norms achieved, by player and title; a verdict is made when first asked for
+    (:class:`~tracker.engine.evaluation.Norms`): the alerts ask for those they announce."""
     pending: dict[Key, tuple[Condition, ...]]
     """What each norm still depends on: before the last round, what later rounds can
     change; in every round, an unknown system (:func:`system_condition`)."""
