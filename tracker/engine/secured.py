@@ -214,18 +214,21 @@ def certain_norm(
     in each remaining game (the worst results a player can have) still gives over all rounds,
     and that no forfeit before the last round takes away (a game not played does not count,
     1.42c), is announced as secured, its evidence counting those games as lost and
-    ``secured_because`` saying so. 1.42c: in the last round the player must play (a forfeit by
-    the opponent counts, as a loss), so the claim assumes the player plays the last round, and
-    says it. The remaining games, against the opponents not met yet, are placed in the rounds
-    left in start-rank order for the evidence, but their rounds are not assumed (the alert of a
-    round rests on the facts up to it, even where later rounds are paired already, so that a
-    correction finds it again): any of them may be the last round's, and every other may be
-    forfeited; with more rounds left than games (a round robin of an odd number, the player's
-    round off still to come), any may be. Only against rated opponents (an unrated one's games
-    may stop counting, 1.42d), with at most 5 games left. In a Swiss the remaining opponents are
-    not known, and nothing is claimed before the norm is achieved. ``check``, the norm watch,
-    the player card and the certificate use the same test (:func:`secured_norm`); the
-    certificate of a certain norm is made after the last round, from the games as played."""
+    ``secured_because`` saying so. 1.42c: a last-round forfeit win counts, as a loss, only where
+    the games played are too few without it, so the last round's opponent forfeiting is checked
+    as the forfeit win it is (:func:`_holds_when_every_opponent_forfeits`; a 12-player pre-2009
+    round robin whose IM norm needed that game for the mix was claimed certain before); the
+    claim assumes the player plays the last round, and says it. The remaining games, against the
+    opponents not met yet, are placed in the rounds left in start-rank order for the evidence,
+    but their rounds are not assumed (the alert of a round rests on the facts up to it, even
+    where later rounds are paired already, so that a correction finds it again): any of them may
+    be the last round's, and every other may be forfeited; with more rounds left than games (a
+    round robin of an odd number, the player's round off still to come), any may be. Only
+    against rated opponents (an unrated one's games may stop counting, 1.42d), with at most 5
+    games left. In a Swiss the remaining opponents are not known, and nothing is claimed before
+    the norm is achieved. ``check``, the norm watch, the player card and the certificate use the
+    same test (:func:`secured_norm`); the certificate of a certain norm is made after the last
+    round, from the games as played."""
     t, rules = state.tournament, state.title_rules
     planned = t.planned_rounds
     if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
@@ -244,11 +247,15 @@ def certain_norm(
     plays_last = len(future) == planned - up_to
     for k in range(1, len(future) + 1):
         if plays_last and k == len(future):
-            break  # the last round's game is played (1.42c)
+            break  # the player plays the last round: its game is below, as a forfeit win
         for gone in itertools.combinations(future, k):
             kept = [c for c in future if c not in gone]
             if not norm_exists(player, [*cells, *kept], title, ctx, rules):
                 return None
+    if plays_last and not _holds_when_every_opponent_forfeits(
+        state, rank, title, cells, future, ctx
+    ):
+        return None
     games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
     because = (
         f"certain after round {up_to}: with 0 points in each remaining game ({games}; "
@@ -258,6 +265,31 @@ def certain_norm(
         "the last round"
     )
     return Secured(because, worst)
+
+
+def _holds_when_every_opponent_forfeits(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    cells: Sequence[Cell],
+    future: Sequence[Cell],
+    ctx: Context,
+) -> bool:
+    """Whether the norm holds when every remaining opponent forfeits, the last round's
+    included (the player plays it; its opponent does not come), for each remaining opponent
+    who may be the last round's. A forfeit before the last round is a game that does not
+    count; a last-round forfeit win counts only as the edition's last-round rule says (2009
+    1.42c, pre-2009 2.1, 2024 1.4.2c: as a loss, and only where the games played are too few
+    without it), so it is checked as the forfeit win it is, not as a game lost: with enough
+    games without it, it does not count, and a mix that needed it fails."""
+    planned = state.tournament.planned_rounds
+    assert planned is not None
+    player, rules = state.players[rank], state.title_rules
+    last_opponents = sorted({c.opponent for c in future if c.opponent is not None})
+    return all(
+        norm_exists(player, [*cells, Cell(planned, o, Code.FORFEIT_WIN)], title, ctx, rules)
+        for o in last_opponents
+    )
 
 
 def _remaining_games(
