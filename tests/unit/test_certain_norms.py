@@ -21,6 +21,7 @@ from tests.support.builders import climber_events, replayed
 from tests.support.paths import DATA
 from tracker import contract as ev
 from tracker.domain.titles import Title
+from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.secured import certain_norm
 from tracker.engine.state import TournamentState
@@ -192,3 +193,57 @@ def test_non_is_never_a_federation_for_the_exemption_or_the_mix(edition: str | N
     rules = state.title_rules
     assert not rules.is_foreign("NON", "GER")
     assert rules.is_foreign("FRA", "GER")
+
+
+def _forfeit_case(rest: tuple[tuple[int, int, str], ...] = ()) -> TournamentState:
+    """A 12-player round robin of 2008 (pre-2009 rules): the candidate (rank 1, FM, GER) won
+    rounds 1-9 against GMs rated 2380, six of them from GER, the host's federation and the
+    candidate's; ``rest``: (round, opponent, result) of later rounds."""
+    tid = "forfeits"
+    field = [("GER",) * 6, ("FRA",) * 3, ("ESP", "FRA")]
+    feds = [f for group in field for f in group]
+    events: list[ev.InputEvent] = [
+        ev.TournamentRegistered(
+            tournament_id=tid,
+            start_date=date(2008, 3, 1),
+            system=System.ROUND_ROBIN,
+            host_federation="GER",
+            planned_rounds=11,
+        ),
+        ev.PlayerRegistered(
+            tournament_id=tid, rank=1, name="Candidate", rating=2400, title="FM", federation="GER"
+        ),
+        *(
+            ev.PlayerRegistered(
+                tournament_id=tid, rank=r, name=f"O{r}", rating=2380, title="GM", federation=f
+            )
+            for r, f in enumerate(feds, 2)
+        ),
+    ]
+    games = [(r, o, "1-0") for r, o in enumerate([2, 3, 4, 5, 6, 7, 8, 9, 11], 1)]
+    for r, o, result in [*games, *rest]:
+        events.append(ev.GameResult(tournament_id=tid, round=r, white=1, black=o, result=result))
+        events.append(ev.RoundClosed(tournament_id=tid, round=r))
+    state, _ = replayed(events)
+    return state
+
+
+def _norm_after(state: TournamentState, number: int) -> bool:
+    cells = state.all_cells(number)
+    ctx = context(state, number, cells)
+    return find_norm(state.players[1], cells[1], Title.IM, ctx, state.title_rules) is not None
+
+
+def test_a_last_round_forfeit_the_mix_needed_is_not_assumed_counted() -> None:
+    """1.42c (pre-2009 2.1): a last-round forfeit win counts, as a loss, only where the games
+    played are too few without it. 9/9 with six opponents of the candidate's federation gives
+    the IM norm with a tenth game (6 of 10) but not without it (6 of 9): if both remaining
+    opponents forfeit, the last round's forfeit is not counted and there is no norm, so the
+    norm is not certain after round 9 (it was claimed certain, treating that game as lost)."""
+    state = _forfeit_case()
+    cells = state.all_cells(9)
+    assert certain_norm(state, 1, Title.IM, 9, cells[1], context(state, 9, cells)) is None
+    both_forfeited = _forfeit_case(((10, 10, "+-"), (11, 12, "+-")))
+    assert not _norm_after(both_forfeited, 11)
+    for first, last in (("0-1", "0-1"), ("+-", "0-1"), ("0-1", "+-")):
+        assert _norm_after(_forfeit_case(((10, 10, first), (11, 12, last))), 11), (first, last)

@@ -43,7 +43,7 @@ from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
-from tracker.norms.search import Cell, Context, Verdict, find_norm
+from tracker.norms.search import Cell, Context, Verdict, find_norm, norm_exists
 
 _MOST_REMAINING = 5
 """Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
@@ -81,8 +81,9 @@ def conditions(
         ctx.swiss_exempt
         and rules.swiss_exemption_per_round
         and rules.federation_exemption(t, False, player) is None
-        and find_norm(player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules)
-        is None
+        and not norm_exists(
+            player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules
+        )
     ):
         players, federations, titled = rules.swiss_exemption
         found.append(
@@ -136,21 +137,27 @@ def system_condition(state: TournamentState) -> tuple[Condition, ...]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Secured:
-    """A norm no later result can take away (:func:`secured_norm`): the verdict it is
-    announced with and why (empty after the last round, where nothing is left to take it
-    away). For a norm certain before it is achieved (:attr:`certain`), the verdict is the
-    worst case over every scheduled round."""
+    """A norm no later result can take away (:func:`secured_norm`), and why (empty after the
+    last round, where nothing is left to take it away). A norm certain before it is achieved
+    (:attr:`certain`) comes with the verdict it is announced with, the worst case over every
+    scheduled round; an achieved norm's verdict is the round's own (the view's)."""
 
-    verdict: Verdict
     because: str
-    certain: bool = False
+    verdict: Verdict | None = None
+    """The worst case of a norm certain before it is achieved; ``None`` for a norm
+    achieved."""
+
+    @property
+    def certain(self) -> bool:
+        """Secured before it is achieved (:func:`certain_norm`)."""
+        return self.verdict is not None
 
 
 def secured_norm(
     state: TournamentState,
     rank: int,
     title: Title,
-    verdict: Verdict | None,
+    verdict: Verdict | bool | None,
     up_to: int,
     cells: Mapping[int, Sequence[Cell]] | None = None,
     ctx: Context | None = None,
@@ -158,20 +165,20 @@ def secured_norm(
 ) -> Secured | None:
     """The one test of *secured*, which the alerts, ``check``, the views and the certificate
     share: the player's ``title`` norm after round ``up_to`` (``verdict``: the best attempt
-    on the games played, ``None`` when not worked out because it is not achieved) can no
-    longer be taken away. Never while the system is unknown (:func:`system_condition`);
-    after the last round, when achieved; before it, when achieved, the edition lets the
-    later games go (1.42f / 1.4.1e) and no condition is open (:func:`conditions`;
-    ``open_conditions``: already worked out), or else when certain (:func:`certain_norm`).
+    on the games played, ``None`` when not worked out because it is not achieved, or only
+    whether it is achieved) can no longer be taken away. Never while the system is unknown
+    (:func:`system_condition`); after the last round, when achieved; before it, when
+    achieved, the edition lets the later games go (1.42f / 1.4.1e) and no condition is open
+    (:func:`conditions`; ``open_conditions``: already worked out), or else when certain
+    (:func:`certain_norm`).
     ``cells`` and ``ctx`` are those of round ``up_to``, worked out when not given."""
     if system_condition(state):
         return None
     t, rules = state.tournament, state.title_rules
     last = t.is_last(up_to)
-    achieved = verdict is not None and verdict.achieved
+    achieved = verdict.achieved if isinstance(verdict, Verdict) else bool(verdict)
     if achieved and last:
-        assert verdict is not None
-        return Secured(verdict, "")
+        return Secured("")
     if last or (not achieved and not t.system.predetermined):
         return None  # a Swiss: nothing is claimed before the norm is achieved
     if cells is None:
@@ -180,7 +187,6 @@ def secured_norm(
         ctx = context(state, up_to, cells)
     mine = cells.get(rank, ())
     if achieved and rules.may_ignore_after_norm(t):
-        assert verdict is not None
         if open_conditions is None:
             open_conditions = conditions(state, ctx, rank, mine, title, up_to)
         if not open_conditions:
@@ -188,7 +194,7 @@ def secured_norm(
                 f"achieved after round {up_to}: {rules.after_norm_article} lets the games "
                 "after it go, so no later result can take it away"
             )
-            return Secured(verdict, because)
+            return Secured(because)
     return certain_norm(state, rank, title, up_to, mine, ctx)
 
 
@@ -208,18 +214,21 @@ def certain_norm(
     in each remaining game (the worst results a player can have) still gives over all rounds,
     and that no forfeit before the last round takes away (a game not played does not count,
     1.42c), is announced as secured, its evidence counting those games as lost and
-    ``secured_because`` saying so. 1.42c: in the last round the player must play (a forfeit by
-    the opponent counts, as a loss), so the claim assumes the player plays the last round, and
-    says it. The remaining games, against the opponents not met yet, are placed in the rounds
-    left in start-rank order for the evidence, but their rounds are not assumed (the alert of a
-    round rests on the facts up to it, even where later rounds are paired already, so that a
-    correction finds it again): any of them may be the last round's, and every other may be
-    forfeited; with more rounds left than games (a round robin of an odd number, the player's
-    round off still to come), any may be. Only against rated opponents (an unrated one's games
-    may stop counting, 1.42d), with at most 5 games left. In a Swiss the remaining opponents are
-    not known, and nothing is claimed before the norm is achieved. ``check``, the norm watch,
-    the player card and the certificate use the same test (:func:`secured_norm`); the
-    certificate of a certain norm is made after the last round, from the games as played."""
+    ``secured_because`` saying so. 1.42c: a last-round forfeit win counts, as a loss, only where
+    the games played are too few without it, so the last round's opponent forfeiting is checked
+    as the forfeit win it is (:func:`_holds_when_every_opponent_forfeits`; a 12-player pre-2009
+    round robin whose IM norm needed that game for the mix was claimed certain before); the
+    claim assumes the player plays the last round, and says it. The remaining games, against the
+    opponents not met yet, are placed in the rounds left in start-rank order for the evidence,
+    but their rounds are not assumed (the alert of a round rests on the facts up to it, even
+    where later rounds are paired already, so that a correction finds it again): any of them may
+    be the last round's, and every other may be forfeited; with more rounds left than games (a
+    round robin of an odd number, the player's round off still to come), any may be. Only
+    against rated opponents (an unrated one's games may stop counting, 1.42d), with at most 5
+    games left. In a Swiss the remaining opponents are not known, and nothing is claimed before
+    the norm is achieved. ``check``, the norm watch, the player card and the certificate use the
+    same test (:func:`secured_norm`); the certificate of a certain norm is made after the last
+    round, from the games as played."""
     t, rules = state.tournament, state.title_rules
     planned = t.planned_rounds
     if not t.system.predetermined or planned is None or up_to >= planned or ctx.event_check:
@@ -238,11 +247,15 @@ def certain_norm(
     plays_last = len(future) == planned - up_to
     for k in range(1, len(future) + 1):
         if plays_last and k == len(future):
-            break  # the last round's game is played (1.42c)
+            break  # the player plays the last round: its game is below, as a forfeit win
         for gone in itertools.combinations(future, k):
             kept = [c for c in future if c not in gone]
-            if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
+            if not norm_exists(player, [*cells, *kept], title, ctx, rules):
                 return None
+    if plays_last and not _holds_when_every_opponent_forfeits(
+        state, rank, title, cells, future, ctx
+    ):
+        return None
     games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
     because = (
         f"certain after round {up_to}: with 0 points in each remaining game ({games}; "
@@ -251,7 +264,32 @@ def certain_norm(
         f"does not count, {rules.articles['bye']}) does not take it away; the player plays "
         "the last round"
     )
-    return Secured(worst, because, certain=True)
+    return Secured(because, worst)
+
+
+def _holds_when_every_opponent_forfeits(
+    state: TournamentState,
+    rank: int,
+    title: Title,
+    cells: Sequence[Cell],
+    future: Sequence[Cell],
+    ctx: Context,
+) -> bool:
+    """Whether the norm holds when every remaining opponent forfeits, the last round's
+    included (the player plays it; its opponent does not come), for each remaining opponent
+    who may be the last round's. A forfeit before the last round is a game that does not
+    count; a last-round forfeit win counts only as the edition's last-round rule says (2009
+    1.42c, pre-2009 2.1, 2024 1.4.2c: as a loss, and only where the games played are too few
+    without it), so it is checked as the forfeit win it is, not as a game lost: with enough
+    games without it, it does not count, and a mix that needed it fails."""
+    planned = state.tournament.planned_rounds
+    assert planned is not None
+    player, rules = state.players[rank], state.title_rules
+    last_opponents = sorted({c.opponent for c in future if c.opponent is not None})
+    return all(
+        norm_exists(player, [*cells, Cell(planned, o, Code.FORFEIT_WIN)], title, ctx, rules)
+        for o in last_opponents
+    )
 
 
 def _remaining_games(
@@ -321,7 +359,7 @@ def _holds_either_way(
             variant = dataclasses.replace(ctx, unrated_scored_zero=fixed | frozenset(zero))
             if variant == ctx:
                 continue  # the norm was found in this one
-            if find_norm(player, cells, title, variant, rules) is None:
+            if not norm_exists(player, cells, title, variant, rules):
                 return False
     return True
 
