@@ -119,8 +119,8 @@ def same_afresh(calls: Sequence[tuple[Call, tuple[Check, ...]]]) -> None:
 def test_shared_open_requirements_equal_those_made_afresh(
     opened: tuple[int, int, int, date],
 ) -> None:
-    """Every prospect's open requirements, most from the memo, equal those worked out with
-    the memo empty; and players do share them (the memo is used)."""
+    """Every prospect's open requirements, most from the round's memo, equal those worked
+    out without it; and players do share them (the memo is used)."""
     calls = open_run(*opened).open_calls
     assert len({id(out) for _, out in calls}) < len(calls)
     same_afresh(calls)
