@@ -14,6 +14,7 @@ from tracker.engine.event_flags import swiss_exemption_possible
 from tracker.engine.prospects.bound import Relaxed, needs_of, rating_may_do, why_not
 from tracker.engine.prospects.exact import Exact
 from tracker.engine.prospects.opponents import Opponents
+from tracker.engine.prospects.quick import FieldBound
 from tracker.engine.prospects.round_robin import WonRecords
 from tracker.engine.prospects.values import (
     EXACT_SUBSETS,
@@ -95,6 +96,9 @@ class Outlook:
         )
         self._scores: dict[int, Fraction] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
+        self.quick = FieldBound(self.opponents, self.least_sum) if self.lasting else None
+        """A Swiss's cheap test that a pair is in contention (:mod:`.quick`), where the
+        number of rounds is known."""
 
     def leaves(self) -> Prior:
         """What the next round's outlook of the same facts can build on."""
@@ -145,6 +149,8 @@ class Outlook:
             shown["assumption"] = self._assumption(spec, counted)
         if left == 0:
             return make(reason="no games left")
+        if not detail and self.quick is not None and self.quick.passes(rank, spec):
+            return make(Status.POSSIBLE)  # the bound's first record surely passes
         # round robin: winning every remaining game decides (:meth:`WonRecords.wins_all`);
         # the whole record so, which the norm search would try first, is cheap to try, and
         # when it gives the norm, the bound (a necessary condition) cannot rule it out

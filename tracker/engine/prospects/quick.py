@@ -1,0 +1,168 @@
+"""A cheap test that a Swiss pair is still in contention (:class:`FieldBound`): from the
+field's counts and the player's record so far, without the pool of remaining opponents or a
+:class:`.bound.Relaxed`. In the early and middle rounds of a large open it decides most
+pairs; where it does not, the bound decides as before.
+
+Why it is sound: :meth:`.bound.Relaxed.possible` tries first the record of every game so far
+and every remaining game counted and won (``m`` = the games left, no win left out, ``h`` =
+``2m``); the pair is in contention as soon as that record passes the rating requirement
+(1.48, 1.48a) against the pool's ``m`` strongest players and each mix rule (1.43–1.46)
+against the most the pool could give. A Swiss pool is the field but the player and those
+met over the board, at most ``up_to + 1`` players. So the pool holds at least the field's
+number of each kind (title, federation, rated) less ``up_to + 1``, and its ``i``-th highest
+rating is at least the field's ``(i + up_to + 1)``-th; of the field's foreign federations
+at most ``up_to`` are gone. The test reads these lower figures for the pool, the bound's own
+figures for the games so far (or, for a first answer shared by every player with as many
+games, none of a kind for the at-least rules and as many as the games, or the field, hold
+for the at-most ones). Each rule's count only improves with a larger pool and a better
+record, so when the test passes, the bound's first record passes too.
+``tests/unit/test_quick_bound.py`` compares the two on generated opens."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from fractions import Fraction
+
+from tracker.domain.titles import Title
+from tracker.engine.prospects.bound import _mo_reachable
+from tracker.engine.prospects.opponents import Have, Opponents, Weighted
+from tracker.norms.search import Requirements, floor_adjusted
+from tracker.rules.mix import MixRule, WeightedMO
+
+
+class FieldBound:
+    """The field's counts less what ``up_to + 1`` players could take from any pool, for
+    :meth:`passes`; each figure worked out once per outlook."""
+
+    def __init__(
+        self, opponents: Opponents, least_sum: Callable[[Requirements, int, int], int | None]
+    ) -> None:
+        """``least_sum``: the outlook's :meth:`~.outlook.Outlook.least_sum`."""
+        o = self.o = opponents
+        self.least_sum = least_sum
+        self.gone = o.up_to + 1
+        """The most players a pool lacks: the player and one opponent a round."""
+        self.size = len(o.field)
+        self._ratings = [rating for rating, _ in o.field]
+        self._titles = {t: max(0, c - self.gone) for t, c in o.titles.items()}
+        self._most_one = max(o.federations.values(), default=0)
+        self._rated = self.size - o.unrated
+        self._best: dict[tuple[int, int], int] = {}
+        self._weighted: dict[int, tuple[Mapping[Title, Fraction], list[tuple[int, int]]]] = {}
+        self._mix: dict[tuple[int, int, int, str, int], tuple[MixRule, bool]] = {}
+
+    def passes(self, rank: int, spec: Requirements) -> bool:
+        """Whether the record of the games counted so far and every remaining game counted
+        and won against the pool's strongest players surely passes the Swiss bound's first
+        test (the module docstring says why): the mix first with nothing known of the games
+        so far but their number (the same answer for many players, kept), then with their
+        opponents' counts."""
+        o = self.o
+        left = o.games_left_swiss
+        assert left is not None
+        if self.size - self.gone < left:
+            return False  # the pool might hold fewer players than games left
+        record = o.record(rank)
+        games = len(record.ordered)
+        n = games + left
+        if n == 0 or n < spec.min_games:
+            return False
+        total = self.least_sum(spec, record.half_points + 2 * left, n)
+        if total is None:
+            return False
+        # the games so far at their ratings, the lowest raised to the floor (1.46c)
+        lowest = [g.rating for g in record.ordered[: spec.raise_count]]
+        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + record.rating_sum
+        if total - adjusted > self._least_best(spec.floor, left):
+            return False
+        rule = spec.mix(n, n)
+        key = (id(rule), left, games, spec.player.federation_key, spec.raise_count)
+        known = self._mix.get(key)
+        if known is None or known[0] is not rule:
+            known = self._mix[key] = (rule, self._mix_passes(rule, spec, games, left, None))
+        return known[1] or self._mix_passes(rule, spec, games, left, o.summary(rank))
+
+    def _least_best(self, floor: int, m: int) -> int:
+        """The least the ``m`` strongest players of any pool sum to (floor applied)."""
+        key = (floor, m)
+        found = self._best.get(key)
+        if found is None:
+            chosen = self._ratings[self.gone : self.gone + m]
+            found = self._best[key] = sum(max(r, floor) for r in chosen)
+        return found
+
+    def _mix_passes(
+        self, rule: MixRule, spec: Requirements, games: int, m: int, have: Have | None
+    ) -> bool:
+        """Every mix rule with ``m`` remaining opponents and nothing dropped
+        (:meth:`.bound.Relaxed._mix_failures`), on the fewest players of each kind any pool
+        holds; the games so far by ``have``, or without it, none of a kind for the
+        at-least rules and ``games`` of it (or the field's number, if fewer) for the
+        at-most ones."""
+        o, gone, size = self.o, self.gone, self.size
+        fed = o.federations
+        own = spec.player.federation_key
+        wanted = rule.title_holder_titles
+        holders = sum(c for t, c in o.titles.items() if t in wanted)
+        held = 0 if have is None else sum(c for t, c in have.titles.items() if t in wanted)
+        if held + min(m, max(0, holders - gone)) < rule.min_title_holders:
+            return False
+        titles: Mapping[Title, int] = {} if have is None else have.titles
+        if not _mo_reachable(rule, titles, self._titles, m, self._weighted_mo(rule, titles)):
+            return False
+        foreign = 0
+        if have is not None:
+            is_foreign = o.rules.is_foreign
+            foreign = sum(1 for f in have.federations if is_foreign(f, own))
+        new_feds = max(0, len(o.foreign_in_field(own)) - o.up_to - foreign)
+        if foreign + min(m, new_feds) < rule.min_foreign_federations:
+            return False
+        others = size - fed.get(own, 0) - gone  # the fewest a pool surely has
+        other = 0 if have is None else games - have.federations.get(own, 0)
+        if rule.min_other_federations is not None and other + min(m, max(0, others)) < (
+            rule.min_other_federations
+        ):
+            return False
+        # without ``have``: at most ``games`` of a kind so far, and no more than the field
+        own_so_far = min(games, fed.get(own, 0)) if have is None else have.federations.get(own, 0)
+        if rule.max_own_federation is not None and (
+            own_so_far + max(0, m - others) > rule.max_own_federation
+        ):
+            return False
+        cap = rule.max_one_federation
+        if cap is not None:
+            if have is None:
+                most = self._most_one
+                if min(games, most) + max(0, m - (size - most - gone)) > cap:
+                    return False
+            elif any(
+                c + max(0, m - (size - fed.get(f, 0) - gone)) > cap
+                for f, c in have.federations.items()
+            ):
+                return False
+        if rule.max_unrated is not None:
+            slack = spec.raise_count if o.rules.raised_unrated_counts_as_rated else 0
+            so_far = min(games, o.unrated) if have is None else have.unrated
+            if so_far + max(0, m - (self._rated - gone)) - slack > rule.max_unrated:
+                return False
+        return True
+
+    def _weighted_mo(self, rule: MixRule, titles: Mapping[Title, int]) -> Weighted | None:
+        """A weighted title mix's (value, gains) for a player whose opponents so far hold
+        ``titles``, with the fewest titled players any pool holds
+        (:meth:`Opponents.weighted`)."""
+        mo = rule.mo
+        if not isinstance(mo, WeightedMO):
+            return None
+        known = self._weighted.get(id(mo.weights))
+        if known is None or known[0] is not mo.weights:
+            weights = mo.scaled
+            gains = sorted(
+                ((weights.get(t, 0), c) for t, c in self._titles.items() if t is not None),
+                reverse=True,
+            )
+            known = self._weighted[id(mo.weights)] = (mo.weights, gains)
+        return mo.scaled_value(titles), known[1]
+
+
+__all__ = ["FieldBound"]
