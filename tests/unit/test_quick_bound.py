@@ -44,13 +44,14 @@ def compare_round(state: TournamentState, number: int) -> tuple[int, int]:
             passed += 1
             spec = full._spec(rank, title)
             first = full._routes(rank, spec, full.opponents.counted(rank), every=False)[0]
+            # the bound's first record: every game so far, every game left counted and won
             m = first.left
+            games, half, adjusted = next(first.drops())
+            total = full.least_sum(spec, half + 2 * m, games + m)
             assert m == full.games_left_swiss, (number, rank, title)
-            assert first._needed_sum(m, next(first.drops()), 2 * m) is not None, (
-                number,
-                rank,
-                title,
-            )
+            assert total is not None, (number, rank, title)
+            assert total - adjusted <= first.best[m], (number, rank, title)
+            assert first._mix_ok(games + m, m), (number, rank, title)
             status = full.prospect(rank, title, secured=False, detail=False).status
             assert status is Status.POSSIBLE, (number, rank, title)
     return passed, tried

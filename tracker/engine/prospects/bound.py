@@ -92,37 +92,39 @@ class Relaxed:
     def _counts(self) -> range:
         return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
 
-    def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
-        """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
-        gives the norm with ``h`` half points from them, ``None`` if no sum does."""
-        n_c, h_c, adj_c = drop
-        n = n_c + m
-        if n == 0 or n < self.spec.min_games:
-            return None
-        self.games_ok = True
-        total = self.o.least_sum(self.spec, h_c + h, n)
-        if total is None:
-            return None
-        x = total - adj_c
-        if x > self.best[m]:
-            return None
-        self.rating_ok = True
-        if not self._mix_ok(n, m):
-            if self.lasting and not self._short_for_good(n):
-                self.lasting = False
-            return None
-        return x
-
     def possible(self) -> bool:
         """Whether some number of counted games and some score pass every bound (the best
         score is the easiest, and the mix does not depend on the score)."""
         if self._possible is None:
-            self._possible = any(
-                self._needed_sum(m, drop, 2 * m) is not None
-                for m in reversed(self._counts())
-                for drop in self.drops()
-            )
+            self._possible = self._first_pass()
         return self._possible
+
+    def _first_pass(self) -> bool:
+        """:meth:`possible`: for each number ``m`` of counted remaining games (most first)
+        and each record of the games so far (fewest wins left out first), until one
+        passes: the number of games, then the least sum of the ``m`` opponents' ratings that
+        gives the norm with every game won against what the pool's ``m`` strongest give,
+        then the mix. Written out as loops: this runs for every pair the cheap test of
+        :mod:`.quick` leaves to the bound."""
+        drops = list(self.drops())
+        least_sum, spec, best = self.o.least_sum, self.spec, self.best
+        fewest = max(1, spec.min_games)
+        for m in reversed(self._counts()):
+            best_m = best[m]
+            for games, half, adjusted in drops:
+                n = games + m
+                if n < fewest:
+                    break  # each later record leaves out one more game
+                self.games_ok = True
+                total = least_sum(spec, half + 2 * m, n)
+                if total is None or total - adjusted > best_m:
+                    continue
+                self.rating_ok = True
+                if self._mix_ok(n, m):
+                    return True
+                if self.lasting and not self._short_for_good(n):
+                    self.lasting = False
+        return False
 
     def rows(self) -> dict[tuple[int, int], int]:
         """``(m, h) -> X``: with ``h`` half points from ``m`` counted remaining games, their
@@ -132,7 +134,7 @@ class Relaxed:
         for m in self._counts():
             best = self.best[m]
             for n_c, h_c, adj_c in self.drops():
-                # :meth:`_needed_sum` for every score, fewest points last
+                # :meth:`_first_pass`'s tests for every score, fewest points last
                 n = n_c + m
                 if n == 0 or n < spec.min_games:
                     continue

@@ -115,9 +115,21 @@ class Outlook:
         """Every (player, title) the norm evaluation considers, without the details or the
         reasons (which :meth:`prospect` gives)."""
         out = {}
+        quick, settled, up_to = self.quick, self.settled, self.up_to
+        left = self.games_left_swiss
         for rank, player in self.state.players.items():
             for title in self.rules.eligible_norm_titles(player):
-                out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
+                key = (rank, title)
+                if quick is not None and left and key not in secured:
+                    # a Swiss pair: out of reach for good, or surely in contention (the
+                    # cheap test, :mod:`.quick`): as :meth:`prospect` says without details
+                    if key in settled:
+                        out[key] = Prospect(player, title, up_to, Status.OUT_OF_REACH, left, False)
+                        continue
+                    if quick.passes(rank, self._spec(rank, title)):
+                        out[key] = Prospect(player, title, up_to, Status.POSSIBLE, left, False)
+                        continue
+                out[key] = self.prospect(rank, title, key in secured, False)
         return out
 
     def prospect(self, rank: int, title: Title, secured: bool, detail: bool = True) -> Prospect:
@@ -149,8 +161,6 @@ class Outlook:
             shown["assumption"] = self._assumption(spec, counted)
         if left == 0:
             return make(reason="no games left")
-        if not detail and self.quick is not None and self.quick.passes(rank, spec):
-            return make(Status.POSSIBLE)  # the bound's first record surely passes
         # round robin: winning every remaining game decides (:meth:`WonRecords.wins_all`);
         # the whole record so, which the norm search would try first, is cheap to try, and
         # when it gives the norm, the bound (a necessary condition) cannot rule it out
