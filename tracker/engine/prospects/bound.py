@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
-from tracker.engine.prospects.opponents import Have, Pool, Weighted
+from tracker.engine.prospects.opponents import Have, Pool, Record, Weighted
 from tracker.engine.prospects.values import Need
 from tracker.norms.search import NormGame, Requirements, floor_adjusted
 from tracker.rules.mix import ComboMO, MixRule, WeightedMO
@@ -50,12 +50,9 @@ class Relaxed:
         self.note = note
         o = outlook.opponents
         rank = spec.player.rank
-        record = o.record(rank)
-        self._ordered = record.ordered
-        self._wins = () if exactly else record.wins
-        self._drops: list[tuple[int, int, int]] = []
-        self._kept_sum = record.rating_sum
-        self._half = record.half_points
+        self._record = o.record(rank)
+        self._wins = () if exactly else self._record.wins
+        self._drops: list[tuple[int, int, int]] | None = None
         self.left = min(left, pool.size)
         self.best = o.best(rank, spec.floor)
         """``best[m]`` for ``m`` up to :attr:`left` (:meth:`Opponents.best`)."""
@@ -73,21 +70,12 @@ class Relaxed:
         self._mix: dict[tuple[int, int], bool] = {}
         self._possible: bool | None = None
 
-    def drops(self) -> Iterator[tuple[int, int, int]]:
-        """(games, half points, floor-adjusted rating sum) of the games so far after
-        dropping the d lowest-rated wins, for d = 0, 1, …, each worked out once when first
-        asked for."""
-        ordered, spec = self._ordered, self.spec
-        for d in range(len(self._wins) + 1):
-            if d == len(self._drops):
-                if d:
-                    self._kept_sum -= self._wins[d - 1].rating
-                # the kept games' lowest ratings: the ordered ones but the d lowest wins
-                lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
-                half = self._half - 2 * d
-                adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
-                self._drops.append((len(ordered) - d, half, adjusted))
-            yield self._drops[d]
+    def drops(self) -> list[tuple[int, int, int]]:
+        """The records of the games so far the bound tries (:func:`record_drops`), worked
+        out once."""
+        if self._drops is None:
+            self._drops = list(record_drops(self._record, self._wins, self.spec))
+        return self._drops
 
     def _counts(self) -> range:
         return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
@@ -106,7 +94,7 @@ class Relaxed:
         gives the norm with every game won against what the pool's ``m`` strongest give,
         then the mix. Written out as loops: this runs for every pair the cheap test of
         :mod:`.quick` leaves to the bound."""
-        drops = list(self.drops())
+        drops = self.drops()
         least_sum, spec, best = self.o.least_sum, self.spec, self.best
         fewest = max(1, spec.min_games)
         for m in reversed(self._counts()):
@@ -190,7 +178,7 @@ class Relaxed:
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             yield f"{rule.title_holder_article} title-holders"
         weighted = o.opponents.weighted(spec.player.rank, rule.mo)
-        if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
+        if not mo_reachable(rule, have.titles, pool.titles, m, weighted):
             yield f"{rule.mo_article} {spec.title.value} title mix"
         foreign, new_feds = o.opponents.foreign_federations(spec.player.rank)
         if foreign + min(m, new_feds) < rule.min_foreign_federations:
@@ -281,7 +269,7 @@ def rating_may_do(main: Relaxed, m: int) -> bool:
     makes, here from the main route's sums."""
     if m > main.left:
         return False
-    games, half, adjusted = next(main.drops())
+    games, half, adjusted = main.drops()[0]
     total = main.o.least_sum(main.spec, half + 2 * m, games + m)
     return total is not None and total - adjusted <= main.best[m]
 
@@ -320,6 +308,21 @@ def why_not(routes: Sequence[Relaxed]) -> str:
     return "; ".join([main, *told])
 
 
+def record_drops(
+    record: Record, wins: Sequence[NormGame], spec: Requirements
+) -> Iterator[tuple[int, int, int]]:
+    """(games, half points, floor-adjusted rating sum) of the games so far after leaving
+    out the ``d`` lowest-rated of ``wins`` (1.42e), for d = 0, 1, …"""
+    ordered, kept = record.ordered, record.rating_sum
+    for d in range(len(wins) + 1):
+        if d:
+            kept -= wins[d - 1].rating
+        # the kept games' lowest ratings: the ordered ones but the d lowest wins
+        lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
+        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + kept
+        yield len(ordered) - d, record.half_points - 2 * d, adjusted
+
+
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
     """The ratings of ``ordered`` but its first ``drop`` won games, in order."""
     for g in ordered:
@@ -334,7 +337,7 @@ def avg(total: int, games: int) -> int:
     return (2 * total + games) // (2 * games)
 
 
-def _mo_reachable(
+def mo_reachable(
     rule: MixRule,
     titles: Mapping[Title, int],
     pool: Mapping[Title | None, int],

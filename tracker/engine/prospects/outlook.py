@@ -121,13 +121,18 @@ class Outlook:
             for title in self.rules.eligible_norm_titles(player):
                 key = (rank, title)
                 if quick is not None and left and key not in secured:
-                    # a Swiss pair: out of reach for good, or surely in contention (the
-                    # cheap test, :mod:`.quick`): as :meth:`prospect` says without details
-                    if key in settled:
-                        out[key] = Prospect(player, title, up_to, Status.OUT_OF_REACH, left, False)
-                        continue
-                    if quick.passes(rank, self._spec(rank, title)):
-                        out[key] = Prospect(player, title, up_to, Status.POSSIBLE, left, False)
+                    # a Swiss pair out of reach for good, or decided by the cheap tests of
+                    # :mod:`.quick`: as :meth:`prospect` says without details
+                    found = (
+                        Status.OUT_OF_REACH
+                        if key in settled
+                        else quick.status(rank, self._spec(rank, title))
+                    )
+                    if found is not None:
+                        if found is Status.OUT_OF_REACH:
+                            # every record fails on the rating: for good (:attr:`settled`)
+                            settled.add(key)
+                        out[key] = Prospect(player, title, up_to, found, left, False)
                         continue
                 out[key] = self.prospect(rank, title, key in secured, False)
         return out

@@ -1,22 +1,32 @@
-"""A cheap test that a Swiss pair is still in contention (:class:`FieldBound`): from the
-field's counts and the player's record so far, without the pool of remaining opponents or a
-:class:`.bound.Relaxed`. In the early and middle rounds of a large open it decides most
-pairs; where it does not, the bound decides as before.
+"""Cheap tests of whether a Swiss pair is still in contention (:class:`FieldBound`): from
+the field's counts and the player's record so far, without the pool of remaining opponents
+or a :class:`.bound.Relaxed`. In a large open they decide most pairs, in contention or out
+of reach for good; where they do not, the bound decides as before.
 
-Why it is sound: :meth:`.bound.Relaxed.possible` tries first the record of every game so far
-and every remaining game counted and won (``m`` = the games left, no win left out, ``h`` =
-``2m``); the pair is in contention as soon as that record passes the rating requirement
-(1.48, 1.48a) against the pool's ``m`` strongest players and each mix rule (1.43–1.46)
-against the most the pool could give. A Swiss pool is the field but the player and those
-met over the board, at most ``up_to + 1`` players. So the pool holds at least the field's
-number of each kind (title, federation, rated) less ``up_to + 1``, and its ``i``-th highest
-rating is at least the field's ``(i + up_to + 1)``-th; of the field's foreign federations
-at most ``up_to`` are gone. The test reads these lower figures for the pool, the bound's own
-figures for the games so far (or, for a first answer shared by every player with as many
-games, none of a kind for the at-least rules and as many as the games, or the field, hold
-for the at-most ones). Each rule's count only improves with a larger pool and a better
-record, so when the test passes, the bound's first record passes too.
-``tests/unit/test_quick_bound.py`` compares the two on generated opens."""
+Why they are sound: :meth:`.bound.Relaxed.possible` tries records made of the games so far
+but ``d`` won ones (1.42e) and ``m`` remaining games (any number up to the games left),
+every one won; the pair is in contention as soon as one record passes the rating
+requirement (1.48, 1.48a) against the pool's ``m`` strongest players and each mix rule
+(1.43–1.46) against the most the pool could give. A Swiss pool is the field but the player
+and those met over the board, at most ``up_to + 1`` players. So the pool holds at least the
+field's number of each kind (title, federation, rated) less ``up_to + 1``, and its ``i``-th
+highest rating is at least the field's ``(i + up_to + 1)``-th; of the field's foreign
+federations at most ``up_to`` are gone. The first test tries the same records (the easiest
+first, the others only where it fails on the mix alone) with these lower figures for the
+pool and the bound's own for the games so far, but for the at-most rules every game so far
+of the kind (the bound may leave some out), and, for a first answer shared by every player
+with as many games, none of a kind for the at-least rules and as many as the games, or the
+field, hold for the at-most ones. Each count a rule reads is then at least as good in the
+bound as here, so when a record passes here, it passes the bound too.
+
+The other way round, the pool's ``m`` strongest players are at most the field's ``m``
+strongest: where every record fails the rating even against those, every record of the
+bound fails on the number of games or the rating, which lasts (:attr:`.outlook.Outlook.settled`),
+unless 1.4.1c's route of 8 games (2024) applies, which the bound tries with its own
+requirements.
+
+``tests/unit/test_quick_bound.py`` compares both answers with the bound's on generated
+events."""
 
 from __future__ import annotations
 
@@ -24,15 +34,16 @@ from collections.abc import Callable, Mapping
 from fractions import Fraction
 
 from tracker.domain.titles import Title
-from tracker.engine.prospects.bound import _mo_reachable
+from tracker.engine.prospects.bound import mo_reachable, record_drops
 from tracker.engine.prospects.opponents import Have, Opponents, Weighted
-from tracker.norms.search import Requirements, floor_adjusted
+from tracker.engine.prospects.values import Status
+from tracker.norms.search import Requirements
 from tracker.rules.mix import MixRule, WeightedMO
 
 
 class FieldBound:
     """The field's counts less what ``up_to + 1`` players could take from any pool, for
-    :meth:`passes`; each figure worked out once per outlook."""
+    :meth:`status`; each figure worked out once per outlook."""
 
     def __init__(
         self, opponents: Opponents, least_sum: Callable[[Requirements, int, int], int | None]
@@ -47,47 +58,77 @@ class FieldBound:
         self._titles = {t: max(0, c - self.gone) for t, c in o.titles.items()}
         self._most_one = max(o.federations.values(), default=0)
         self._rated = self.size - o.unrated
-        self._best: dict[tuple[int, int], int] = {}
+        self._best: dict[tuple[int, int, int], int] = {}
         self._weighted: dict[int, tuple[Mapping[Title, Fraction], list[tuple[int, int]]]] = {}
         self._mix: dict[tuple[int, int, int, str, int], tuple[MixRule, bool]] = {}
 
-    def passes(self, rank: int, spec: Requirements) -> bool:
-        """Whether the record of the games counted so far and every remaining game counted
-        and won against the pool's strongest players surely passes the Swiss bound's first
-        test (the module docstring says why): the mix first with nothing known of the games
-        so far but their number (the same answer for many players, kept), then with their
-        opponents' counts."""
+    def status(self, rank: int, spec: Requirements) -> Status | None:
+        """:attr:`Status.POSSIBLE` where a record the Swiss bound tries surely passes it,
+        :attr:`Status.OUT_OF_REACH` where no record can pass the rating even against the
+        field's strongest players (and 1.4.1c's 8 games cannot apply), ``None`` where the
+        bound must say (the module docstring says why). The records are the bound's, every
+        game left won: the easiest first (every game so far, every game left counted), the
+        others looked through for a pass only where that one fails on the mix alone; the
+        mix first with nothing known of the games so far but their number (the same answer
+        for many players, kept), then with their opponents' counts."""
         o = self.o
         left = o.games_left_swiss
         assert left is not None
         if self.size - self.gone < left:
-            return False  # the pool might hold fewer players than games left
+            return None  # the pool might hold fewer players than games left
         record = o.record(rank)
         games = len(record.ordered)
-        n = games + left
-        if n == 0 or n < spec.min_games:
-            return False
-        total = self.least_sum(spec, record.half_points + 2 * left, n)
-        if total is None:
-            return False
-        # the games so far at their ratings, the lowest raised to the floor (1.46c)
-        lowest = [g.rating for g in record.ordered[: spec.raise_count]]
-        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + record.rating_sum
-        if total - adjusted > self._least_best(spec.floor, left):
-            return False
+        fewest = max(1, spec.min_games)
+        first = looking = True
+        maybe = False  # whether a record may pass the rating with some pool
+        for kept, half, adjusted in record_drops(record, record.wins, spec):
+            for m in range(left, -1, -1):
+                n = kept + m
+                if n < fewest:
+                    break  # fewer games left counted only makes fewer games
+                total = self.least_sum(spec, half + 2 * m, n)
+                need = None if total is None else total - adjusted
+                may = need is not None and need <= self._most_best(spec.floor, m)
+                sure = may and need is not None and need <= self._least_best(spec.floor, m)
+                if first:
+                    first = False
+                    looking = sure  # the easiest record's rating fails: the bound's to say
+                if not may:
+                    continue
+                maybe = True
+                if not looking:
+                    return None
+                if sure and self._mix_ok(rank, spec, games, n, m):
+                    return Status.POSSIBLE
+        if maybe or o.short_games(rank) is not None:
+            return None  # 1.4.1c's 8 games are a route of their own: the bound's to say
+        return Status.OUT_OF_REACH
+
+    def _most_best(self, floor: int, m: int) -> int:
+        """The most the ``m`` strongest players of any pool sum to (floor applied): the
+        field's ``m`` strongest."""
+        return self._sum_best(floor, 0, m)
+
+    def _mix_ok(self, rank: int, spec: Requirements, games: int, n: int, m: int) -> bool:
+        """Whether the mix of a record of ``n`` games, ``m`` of them still to play, surely
+        passes (:meth:`_mix_passes`), for a player with ``games`` counted so far."""
         rule = spec.mix(n, n)
-        key = (id(rule), left, games, spec.player.federation_key, spec.raise_count)
+        key = (id(rule), m, games, spec.player.federation_key, spec.raise_count)
         known = self._mix.get(key)
         if known is None or known[0] is not rule:
-            known = self._mix[key] = (rule, self._mix_passes(rule, spec, games, left, None))
-        return known[1] or self._mix_passes(rule, spec, games, left, o.summary(rank))
+            known = self._mix[key] = (rule, self._mix_passes(rule, spec, games, m, None))
+        return known[1] or self._mix_passes(rule, spec, games, m, self.o.summary(rank))
 
     def _least_best(self, floor: int, m: int) -> int:
         """The least the ``m`` strongest players of any pool sum to (floor applied)."""
-        key = (floor, m)
+        return self._sum_best(floor, self.gone, m)
+
+    def _sum_best(self, floor: int, skip: int, m: int) -> int:
+        """The field's ratings ranked ``skip + 1`` to ``skip + m``, each at least ``floor``."""
+        key = (floor, skip, m)
         found = self._best.get(key)
         if found is None:
-            chosen = self._ratings[self.gone : self.gone + m]
+            chosen = self._ratings[skip : skip + m]
             found = self._best[key] = sum(max(r, floor) for r in chosen)
         return found
 
@@ -108,7 +149,7 @@ class FieldBound:
         if held + min(m, max(0, holders - gone)) < rule.min_title_holders:
             return False
         titles: Mapping[Title, int] = {} if have is None else have.titles
-        if not _mo_reachable(rule, titles, self._titles, m, self._weighted_mo(rule, titles)):
+        if not mo_reachable(rule, titles, self._titles, m, self._weighted_mo(rule, titles)):
             return False
         foreign = 0
         if have is not None:
