@@ -30,6 +30,7 @@ events."""
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Mapping
 from fractions import Fraction
 
@@ -58,7 +59,7 @@ class FieldBound:
         self._titles = {t: max(0, c - self.gone) for t, c in o.titles.items()}
         self._most_one = max(o.federations.values(), default=0)
         self._rated = self.size - o.unrated
-        self._best: dict[tuple[int, int, int], int] = {}
+        self._best: dict[int, tuple[list[int], list[int]]] = {}
         self._weighted: dict[int, tuple[Mapping[Title, Fraction], list[tuple[int, int]]]] = {}
         self._mix: dict[tuple[int, int, int, str, int], tuple[MixRule, bool]] = {}
 
@@ -79,6 +80,7 @@ class FieldBound:
         record = o.record(rank)
         games = len(record.ordered)
         fewest = max(1, spec.min_games)
+        least, most = self._best_sums(spec.floor)
         first = looking = True
         maybe = False  # whether a record may pass the rating with some pool
         for kept, half, adjusted in record_drops(record, record.wins, spec):
@@ -88,8 +90,8 @@ class FieldBound:
                     break  # fewer games left counted only makes fewer games
                 total = self.least_sum(spec, half + 2 * m, n)
                 need = None if total is None else total - adjusted
-                may = need is not None and need <= self._most_best(spec.floor, m)
-                sure = may and need is not None and need <= self._least_best(spec.floor, m)
+                may = need is not None and need <= most[m]
+                sure = may and need is not None and need <= least[m]
                 if first:
                     first = False
                     looking = sure  # the easiest record's rating fails: the bound's to say
@@ -104,11 +106,6 @@ class FieldBound:
             return None  # 1.4.1c's 8 games are a route of their own: the bound's to say
         return Status.OUT_OF_REACH
 
-    def _most_best(self, floor: int, m: int) -> int:
-        """The most the ``m`` strongest players of any pool sum to (floor applied): the
-        field's ``m`` strongest."""
-        return self._sum_best(floor, 0, m)
-
     def _mix_ok(self, rank: int, spec: Requirements, games: int, n: int, m: int) -> bool:
         """Whether the mix of a record of ``n`` games, ``m`` of them still to play, surely
         passes (:meth:`_mix_passes`), for a player with ``games`` counted so far."""
@@ -119,17 +116,18 @@ class FieldBound:
             known = self._mix[key] = (rule, self._mix_passes(rule, spec, games, m, None))
         return known[1] or self._mix_passes(rule, spec, games, m, self.o.summary(rank))
 
-    def _least_best(self, floor: int, m: int) -> int:
-        """The least the ``m`` strongest players of any pool sum to (floor applied)."""
-        return self._sum_best(floor, self.gone, m)
-
-    def _sum_best(self, floor: int, skip: int, m: int) -> int:
-        """The field's ratings ranked ``skip + 1`` to ``skip + m``, each at least ``floor``."""
-        key = (floor, skip, m)
-        found = self._best.get(key)
+    def _best_sums(self, floor: int) -> tuple[list[int], list[int]]:
+        """For ``m`` up to the games left, the least and the most the ``m`` strongest
+        players of any pool sum to, each rating at least ``floor``: the field's ratings
+        ranked ``up_to + 2`` to ``up_to + 1 + m``, and its ``m`` highest."""
+        found = self._best.get(floor)
         if found is None:
-            chosen = self._ratings[skip : skip + m]
-            found = self._best[key] = sum(max(r, floor) for r in chosen)
+            left = self.o.games_left_swiss
+            assert left is not None
+            raised = [max(r, floor) for r in self._ratings[: self.gone + left]]
+            least = list(itertools.accumulate(raised[self.gone :], initial=0))
+            most = list(itertools.accumulate(raised[:left], initial=0))
+            found = self._best[floor] = (least, most)
         return found
 
     def _mix_passes(
