@@ -20,8 +20,9 @@ field, hold for the at-most ones. Each count a rule reads is then at least as go
 bound as here, so when a record passes here, it passes the bound too.
 
 The other way round, the pool's ``m`` strongest players are at most the field's ``m``
-strongest: where every record fails the rating even against those, every record of the
-bound fails on the number of games or the rating, which lasts (:attr:`.outlook.Outlook.settled`),
+strongest: where every record fails the rating even against those (or, where some may not,
+against the pool's own, which the bound reads), every record of the bound fails on the
+number of games or the rating, which lasts (:attr:`.outlook.Outlook.settled`),
 unless 1.4.1c's route of 8 games (2024) applies, which the bound tries with its own
 requirements.
 
@@ -66,12 +67,13 @@ class FieldBound:
     def status(self, rank: int, spec: Requirements) -> Status | None:
         """:attr:`Status.POSSIBLE` where a record the Swiss bound tries surely passes it,
         :attr:`Status.OUT_OF_REACH` where no record can pass the rating even against the
-        field's strongest players (and 1.4.1c's 8 games cannot apply), ``None`` where the
-        bound must say (the module docstring says why). The records are the bound's, every
-        game left won: the easiest first (every game so far, every game left counted), the
-        others looked through for a pass only where that one fails on the mix alone; the
-        mix first with nothing known of the games so far but their number (the same answer
-        for many players, kept), then with their opponents' counts."""
+        field's strongest players, or else the pool's (and 1.4.1c's 8 games cannot apply),
+        ``None`` where the bound must say (the module docstring says why). The records are
+        the bound's, every game left won: the easiest first (every game so far, every game
+        left counted), the others looked through for a pass only where that one fails on
+        the mix alone; the mix first with nothing known of the games so far but their
+        number (the same answer for many players, kept), then with their opponents'
+        counts."""
         o = self.o
         left = o.games_left_swiss
         assert left is not None
@@ -81,9 +83,12 @@ class FieldBound:
         games = len(record.ordered)
         fewest = max(1, spec.min_games)
         least, most = self._best_sums(spec.floor)
+        records = record_drops(record, record.wins, spec)
+        seen: list[tuple[int, int, int]] = []
         first = looking = True
         maybe = False  # whether a record may pass the rating with some pool
-        for kept, half, adjusted in record_drops(record, record.wins, spec):
+        for kept, half, adjusted in records:
+            seen.append((kept, half, adjusted))
             for m in range(left, -1, -1):
                 n = kept + m
                 if n < fewest:
@@ -94,16 +99,29 @@ class FieldBound:
                 sure = may and need is not None and need <= least[m]
                 if first:
                     first = False
-                    looking = sure  # the easiest record's rating fails: the bound's to say
+                    looking = sure  # the easiest record's rating fails: no pass looked for
                 if not may:
                     continue
                 maybe = True
                 if not looking:
-                    return None
+                    break
                 if sure and self._mix_ok(rank, spec, games, n, m):
                     return Status.POSSIBLE
-        if maybe or o.short_games(rank) is not None:
+            if maybe and not looking:
+                break
+        if o.short_games(rank) is not None:
             return None  # 1.4.1c's 8 games are a route of their own: the bound's to say
+        if maybe:
+            # the rating against the player's own pool, as the bound reads it
+            best = o.best(rank, spec.floor)
+            for kept, half, adjusted in itertools.chain(seen, records):
+                for m in range(len(best) - 1, -1, -1):
+                    n = kept + m
+                    if n < fewest:
+                        break
+                    total = self.least_sum(spec, half + 2 * m, n)
+                    if total is not None and total - adjusted <= best[m]:
+                        return None  # may pass: the bound's to say
         return Status.OUT_OF_REACH
 
     def _mix_ok(self, rank: int, spec: Requirements, games: int, n: int, m: int) -> bool:
