@@ -92,8 +92,8 @@ class Relaxed:
         and each record of the games so far (fewest wins left out first), until one
         passes: the number of games, then the least sum of the ``m`` opponents' ratings that
         gives the norm with every game won against what the pool's ``m`` strongest give,
-        then the mix. Written out as loops: this runs for every pair the cheap test of
-        :mod:`.quick` leaves to the bound."""
+        then the mix. Written out as loops: this runs for every pair the cheap tests of
+        :mod:`.quick` leave to the bound."""
         drops = self.drops()
         least_sum, spec, best = self.o.least_sum, self.spec, self.best
         fewest = max(1, spec.min_games)

@@ -97,8 +97,8 @@ class Outlook:
         self._scores: dict[int, Fraction] = {}
         self._sums: dict[tuple[Title, int, int], int | None] = {}
         self.quick = FieldBound(self.opponents, self.least_sum) if self.lasting else None
-        """A Swiss's cheap test that a pair is in contention (:mod:`.quick`), where the
-        number of rounds is known."""
+        """A Swiss's cheap tests of a pair's contention, in contention or out of reach for
+        good (:mod:`.quick`), where the number of rounds is known."""
 
     def leaves(self) -> Prior:
         """What the next round's outlook of the same facts can build on."""
@@ -130,7 +130,7 @@ class Outlook:
                     )
                     if found is not None:
                         if found is Status.OUT_OF_REACH:
-                            # every record fails on the rating: for good (:attr:`settled`)
+                            # every record fails on games or rating: for good (:attr:`settled`)
                             settled.add(key)
                         out[key] = Prospect(player, title, up_to, found, left, False)
                         continue
