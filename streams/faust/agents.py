@@ -344,6 +344,20 @@ class Tracker:
         while not await flush_some(self.channels.facts.app, WRITES_AT_ONCE):
             await asyncio.sleep(0.01)
 
+    def behind(self) -> bool:
+        """Whether input messages of this worker's partitions are waiting to be handled:
+        the end of a partition (the highwater of Faust's fetches) beyond the next offset to
+        handle. The titles agent gives way while it is so (:mod:`streams.faust.titles`)."""
+        consumer = self.channels.facts.app.consumer
+        for partition, next_offset in list(self.processor.next_offset.items()):
+            try:
+                end = consumer.highwater(topic_partition(self.input_name, partition))
+            except Exception:  # no consumer yet, or a partition no longer assigned
+                continue
+            if isinstance(end, int) and end > next_offset:
+                return True
+        return False
+
     # ------------------------------------------------------------------ failures
 
     async def guarded(self, partition: int, offset: int, step: Any) -> None:
@@ -406,6 +420,13 @@ def attach(
 
     agent = app.agent(channels.input, name="streams.faust.agents.track")(track)
     return agent, tracker
+
+
+def topic_partition(topic: str, partition: int) -> Any:
+    """Faust's ``TP`` of the partition."""
+    from faust.types import TP
+
+    return TP(topic, partition)
 
 
 def _done(future: Any) -> bool:

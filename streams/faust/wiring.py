@@ -139,7 +139,13 @@ def build(settings: Settings | None = None, core: Core = apply, heap: Heap | Non
         "titles", partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     _, wiring.titles = titles.attach(
-        app, settings, title_facts, titles_table, wiring.outputs["titles"], wiring.dead_letters
+        app,
+        settings,
+        title_facts,
+        titles_table,
+        wiring.outputs["titles"],
+        wiring.dead_letters,
+        busy=wiring.tracker.behind,
     )
     watch.attach(app, wiring.tracker)
     tracker = wiring.tracker

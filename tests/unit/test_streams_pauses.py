@@ -1,4 +1,6 @@
-"""The worker's collector policy and its event-loop probe (:mod:`streams.pauses`)."""
+"""What holds the worker's event loop: the collector's policy and the loop probe
+(:mod:`streams.pauses`), and the titles agent giving way to the tournaments' input
+(:mod:`streams.faust.titles`)."""
 
 from __future__ import annotations
 
@@ -8,10 +10,16 @@ import logging
 import time
 import weakref
 from collections.abc import Iterator
+from types import SimpleNamespace
 
 import pytest
+from faust.types import TP
 
+from streams.faust import titles as titles_agent
+from streams.faust.agents import Channels, Tracker
+from streams.faust.titles import TitlesAgent
 from streams.pauses import Heap, LoopProbe
+from streams.settings import Settings
 
 
 class Node:
@@ -95,3 +103,55 @@ def test_the_probe_measures_a_held_loop_and_names_the_message(
     assert "(2, 41)" in line
     assert "the collector ran 0 times" not in line
     assert probe.on_collection not in gc.callbacks
+
+
+class Consumer:
+    """The ends of the input partitions as Faust's consumer last fetched them."""
+
+    def __init__(self, ends: dict[int, int]) -> None:
+        self.ends = ends
+
+    def highwater(self, tp: TP) -> int:
+        if tp.partition not in self.ends:
+            raise AssertionError("Partition is not assigned")
+        return self.ends[tp.partition]
+
+
+def tracker_with(ends: dict[int, int], handled: dict[int, int]) -> Tracker:
+    app = SimpleNamespace(consumer=Consumer(ends))
+    topic = SimpleNamespace(get_topic_name=lambda: "input")
+    tracker = Tracker(Settings(), Channels(topic, {}, None, SimpleNamespace(app=app)))
+    tracker.processor.next_offset.update(handled)
+    return tracker
+
+
+def test_the_tournament_agent_is_behind_while_input_waits() -> None:
+    assert tracker_with({0: 5, 1: 9}, {0: 5, 1: 8}).behind()
+    assert not tracker_with({0: 5, 1: 9}, {0: 5, 1: 9}).behind()
+    assert not tracker_with({0: 5}, {0: 5, 3: 0}).behind()  # partition 3 no longer assigned
+
+
+async def test_the_titles_agent_gives_way_to_waiting_input_for_a_bounded_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A title fact waits while the tournament agent has input waiting, so that judging
+    it does not hold the tournaments' alerts, and no longer than GIVE_WAY_AT_MOST, so that
+    the titles never starve (streams.faust.titles.TitlesAgent.give_way)."""
+    busy = iter([True, True, True, False])
+    looks: list[float] = []
+
+    def tournaments_busy() -> bool:
+        looks.append(time.monotonic())
+        return next(busy, False)
+
+    topic = SimpleNamespace(get_topic_name=lambda: "title-facts")
+    agent = TitlesAgent(Settings(), topic, None, None, None, busy=tournaments_busy)
+    await agent.give_way()
+    assert len(looks) == 4
+    assert looks[-1] - looks[0] >= 3 * titles_agent.GIVE_WAY_STEP * 0.9
+
+    monkeypatch.setattr(titles_agent, "GIVE_WAY_AT_MOST", 0.05)
+    agent.busy = lambda: True
+    started = time.monotonic()
+    await agent.give_way()
+    assert 0.05 <= time.monotonic() - started < 0.5
