@@ -91,7 +91,7 @@ def test_the_probe_measures_a_held_loop_and_names_the_message(
         task = asyncio.create_task(probe.run())
         await asyncio.sleep(0.05)
         time.sleep(0.2)  # a step that holds the loop
-        gc.collect()
+        gc.collect(0)
         await asyncio.sleep(0.3)  # the report is due
         task.cancel()
 
@@ -99,7 +99,7 @@ def test_the_probe_measures_a_held_loop_and_names_the_message(
         asyncio.run(run())
     (line,) = [r.getMessage() for r in caplog.records if "event loop held" in r.getMessage()]
     held = float(line.split("held up to ")[1].split(" ms")[0])
-    assert 150 <= held < 1000
+    assert held >= 150  # more on a loaded machine: nothing else runs meanwhile
     assert "(2, 41)" in line
     assert "the collector ran 0 times" not in line
     assert probe.on_collection not in gc.callbacks
