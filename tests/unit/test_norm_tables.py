@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from tests.support.paths import DATA
-from tracker.domain.fide_tables import dp, percentage
+from tracker.domain.fide_tables import dp, percentage, percentage_of_half_points
 from tracker.domain.titles import NORM_TITLES
 from tracker.norms.tables import score_table
 from tracker.rules import title_rules_named
@@ -109,3 +109,12 @@ def test_2_5_nine_round_rating_differences(score: str, percent: int, difference:
     """2.5 (older edition): the table of rating differences for 9 games."""
     assert percentage(Fraction(score), 9) == percent
     assert dp(percent) == difference
+
+
+def test_the_integer_percentage_is_the_exact_one_rounded_half_up() -> None:
+    """The norm search and its evidence (``explain``) take a score's percentage in integers
+    (``percentage_of_half_points``); it is the percentage of the exact score, rounded half up
+    (1.48's note, 1.4.9), for every score of up to 40 games."""
+    for games in range(1, 41):
+        for half in range(2 * games + 1):
+            assert percentage_of_half_points(half, games) == percentage(Fraction(half, 2), games)

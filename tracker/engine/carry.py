@@ -24,7 +24,6 @@ from tracker.domain.tournaments import Tournament
 from tracker.engine.evaluation import NormEvent
 from tracker.engine.prospects.values import Prior
 from tracker.engine.state import Round, TournamentState
-from tracker.norms.live_rating import LiveTrack
 
 if TYPE_CHECKING:
     from tracker.engine.watch import Watch
@@ -32,10 +31,12 @@ if TYPE_CHECKING:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Carry:
-    """After round :attr:`number`: every player's live ratings so far, what the prospects
-    leave for the next round's (:class:`~tracker.engine.prospects.Prior`: the pairs out of
-    reach for good), whether the event gives norms (:func:`tracker.engine.evaluation.norm_event`,
-    a function of the tournament and the players), and the round's norm watch."""
+    """After round :attr:`number`: what the prospects leave for the next round's
+    (:class:`~tracker.engine.prospects.Prior`: the pairs out of reach for good), whether the
+    event gives norms (:func:`tracker.engine.evaluation.norm_event`, a function of the
+    tournament and the players), and the round's norm watch with its view, whose standings
+    (live ratings included) the next round's view extends
+    (:func:`tracker.engine.round_view.view_after`)."""
 
     number: int
     tournament: Tournament
@@ -44,12 +45,11 @@ class Carry:
     players: Mapping[int, Player]
     rounds: tuple[Round | None, ...]
     """Rounds 1 … :attr:`number` as they were evaluated."""
-    live: Mapping[int, LiveTrack]
     prior: Prior
     gate: NormEvent
     watch: Watch = dataclasses.field(compare=False, repr=False)
     """The round's norm watch, as the transition made it (its details are worked out when
-    first asked for)."""
+    first asked for), and its :attr:`Watch.view`."""
 
     @classmethod
     def of(cls, state: TournamentState, number: int, watch: Watch) -> Carry:
@@ -57,10 +57,9 @@ class Carry:
         ``state``'s facts; the watch is kept lightened (:meth:`Watch.lighten`)."""
         rounds = tuple(state.rounds.get(n) for n in range(1, number + 1))
         view = watch.view
-        live = {row.player.rank: row.track for row in view.rows}
         prior = watch.leaves()
         watch.lighten()
-        return cls(number, state.tournament, state.players, rounds, live, prior, view.gate, watch)
+        return cls(number, state.tournament, state.players, rounds, prior, view.gate, watch)
 
     def follows(self, state: TournamentState, number: int) -> bool:
         """Whether round ``number`` of ``state`` comes right after this carry's round, on

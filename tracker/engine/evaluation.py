@@ -4,7 +4,8 @@ ratings, the tournament-wide context of the norm rules, and every player's verdi
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from fractions import Fraction
 
 from tracker.domain.fraction_text import fraction_text
@@ -27,7 +28,7 @@ from tracker.norms.live_rating import (
     first_reached,
     live_track,
 )
-from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, find_norms
+from tracker.norms.search import Cell, Check, Context, Verdict, evaluate, norms_found
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -187,6 +188,17 @@ class PlayerRound:
     rating (2009 1.3): said in the round summary, never announced as reached."""
     track: LiveTrack = dataclasses.field(default=EMPTY_TRACK, repr=False)
     """The live ratings so far, which the next round's standings extend."""
+    first: Mapping[Title, InterimRating] = dataclasses.field(
+        default_factory=dict, compare=False, repr=False
+    )
+    """Every level first reached so far (:func:`first_reached`), published or not, which
+    the next round's standings extend."""
+
+    @property
+    def half_points(self) -> int:
+        """The score in half points."""
+        score = self.score
+        return 2 * score.numerator // score.denominator
 
 
 def context(
@@ -257,14 +269,22 @@ def unrated_scoring_zero(
 def standings(
     state: TournamentState,
     up_to: int,
-    since: Mapping[int, LiveTrack] | None = None,
+    since: Sequence[PlayerRound] | None = None,
     gate: NormEvent | None = None,
 ) -> list[PlayerRound]:
     """Every player after round ``up_to``, best score first (then start rank). ``since``:
-    every player's :attr:`PlayerRound.track` after round ``up_to - 1``, from the same facts,
-    which the live ratings extend by round ``up_to`` alone; ``gate``: the
-    :func:`norm_event`, when already worked out."""
-    cells = state.all_cells(up_to)
+    the standings after round ``up_to - 1`` of the same facts and players, which are
+    extended by round ``up_to`` alone (its cells, score, live rating and the levels it
+    reaches: what the whole record gives, as ``tests/unit/test_incremental.py`` checks);
+    ``gate``: the :func:`norm_event`, when already worked out."""
+    if since is None:
+        cells = state.all_cells(up_to)
+        new: dict[int, list[Cell]] = {}
+        previous: dict[int, PlayerRound] = {}
+    else:
+        rnd = state.rounds.get(up_to)
+        new = {rank: [cell] for rank, cell in rnd.cells(up_to)} if rnd is not None else {}
+        previous = {row.player.rank: row for row in since}
     players = state.players
     rating_rules = state.rating_rules
     rules = state.title_rules
@@ -275,47 +295,113 @@ def standings(
     said = (norm_event(state) if gate is None else gate).title_ratings
     keyed: list[tuple[int, int, PlayerRound]] = []
     for rank, player in players.items():
-        mine = tuple(cells.get(rank, ()))
-        half_points = 0
+        before = previous.get(rank)
+        if before is None:
+            mine = tuple(cells.get(rank, ()))
+            added: Sequence[Cell] = mine
+            half_points = 0
+            track = EMPTY_TRACK
+            first: Mapping[Title, InterimRating] | None = None
+        else:
+            added = new.get(rank, ())
+            if not added:  # absent from the round: the same standing
+                keyed.append((-before.half_points, rank, before))
+                continue
+            mine = before.cells + tuple(added)
+            half_points = before.half_points
+            track = before.track
+            first = before.first
         games: list[tuple[int, tuple[RatedGame]]] = []
-        for c in mine:
+        for c in added:
             half_points += c.code.half_points
-            if c.opponent is not None and (since is None or c.round == up_to):
+            if c.opponent is not None:
                 games.append((c.round, (RatedGame(players[c.opponent].rating, c.code),)))
-        before = EMPTY_TRACK if since is None else since[rank]
-        track = live_track(player, games, rating_rules, on, since=before)
+        if games or before is None:
+            known = len(track.interims)
+            track = live_track(player, games, rating_rules, on, since=track)
+            start = player.rating or 0
+            if first is None or any(i.rating > start for i in track.interims[known:]):
+                titles = rules.rating_level_titles(player)
+                first = first_reached(player, track.interims[known:], titles, min_games, first)
+        assert first is not None
         interims = track.interims
-        reached = first_reached(player, interims, rules.rating_level_titles(player), min_games)
+        if before is not None and first is before.first:  # no level reached since
+            reached, live_only = before.reached, before.live_only
+        else:
+            reached = {t: r for t, r in first.items() if not published(t)}
+            live_only = {t: r for t, r in first.items() if said and published(t)}
         row = PlayerRound(
             player=player,
             cells=mine,
-            score=Fraction(half_points, 2),
+            score=_half(half_points),
             live=interims[-1] if interims else None,
-            reached={t: r for t, r in reached.items() if not published(t)},
-            live_only={t: r for t, r in reached.items() if said and published(t)},
+            reached=reached,
+            live_only=live_only,
             track=track,
+            first=first,
         )
         keyed.append((-half_points, rank, row))
     keyed.sort(key=_by_score)
     return [row for _, _, row in keyed]
 
 
+@functools.cache
+def _half(half_points: int) -> Fraction:
+    """A score of ``half_points`` half points (one value per score, shared)."""
+    return Fraction(half_points, 2)
+
+
 def _by_score(item: tuple[int, int, PlayerRound]) -> tuple[int, int]:
     return item[0], item[1]
 
 
-def achieved_norms(
-    state: TournamentState, rows: list[PlayerRound], ctx: Context
-) -> dict[tuple[int, Title], Verdict]:
+Key = tuple[int, Title]
+"""A player's start rank and a norm title."""
+
+
+class Norms(MutableMapping[Key, Verdict]):
+    """The norms of a round by player and title (:func:`achieved_norms`): which there are is
+    decided at once, a verdict (the evidence) is made when first asked for where the search
+    could tell without it (:func:`~tracker.norms.search.norms_found`). The round's alerts
+    ask for the verdicts of the norms they announce; a norm in force is only looked up."""
+
+    __slots__ = ("_found",)
+
+    def __init__(self) -> None:
+        self._found: dict[Key, Verdict | Callable[[], Verdict]] = {}
+
+    def __getitem__(self, key: Key) -> Verdict:
+        found = self._found[key]
+        if not isinstance(found, Verdict):
+            found = self._found[key] = found()
+        return found
+
+    def __setitem__(self, key: Key, verdict: Verdict | Callable[[], Verdict]) -> None:
+        self._found[key] = verdict
+
+    def __delitem__(self, key: Key) -> None:
+        del self._found[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._found  # without making the verdict
+
+    def __iter__(self) -> Iterator[Key]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+
+def achieved_norms(state: TournamentState, rows: list[PlayerRound], ctx: Context) -> Norms:
     """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
     those rounds."""
-    found: dict[tuple[int, Title], Verdict] = {}
+    found = Norms()
     eligible = state.title_rules.eligible_norm_titles
     for row in rows:
         titles = eligible(row.player)
         if not titles:
             continue
-        for title, verdict in find_norms(
+        for title, verdict in norms_found(
             row.player, row.cells, titles, ctx, state.title_rules
         ).items():
             found[(row.player.rank, title)] = verdict

@@ -107,21 +107,6 @@ def counted_by_round(
     return [[p for p, rounds in steady if r in rounds] for r in range(1, up_to + 1)]
 
 
-def _paired_so_far(
-    players: Mapping[int, Player], cells: Mapping[int, Sequence[Cell]], rounds: range
-) -> list[list[Player]]:
-    """2009 reading: after round r, the participants are the players paired at least once
-    in rounds 1 … r (for each r of ``rounds``)."""
-    first = {
-        rank: min((c.round for c in mine if c.opponent is not None), default=None)
-        for rank, mine in cells.items()
-    }
-    return [
-        [players[rank] for rank, f in first.items() if f is not None and f <= r and rank in players]
-        for r in rounds
-    ]
-
-
 def swiss_exemption_by_round(
     t: Tournament,
     players: Mapping[int, Player],
@@ -140,17 +125,46 @@ def swiss_exemption_by_round(
     2024 counts, in each round, the players there who missed at most one round; 2009 the
     players paired at least once so far (with ``last_only``, only after round ``up_to``: all
     the 2009 rule needs). Players of unknown federation are not foreign, or with
-    ``optimistic`` each is foreign and from a federation of their own."""
+    ``optimistic`` each is foreign and from a federation of their own.
+
+    Each player is judged once (:func:`_counted`) and added to the tally of each round they
+    count in, rather than each round's list of players judged again: the same answer as
+    :func:`_exempting` of each round's list (``tests/unit/test_event_flags.py``)."""
     if t.system is not System.SWISS or t.host_federation is None:
         return ()
     missed = rules.swiss_exemption_max_missed
-    if rules.swiss_exemption_per_round and missed is not None:
-        rounds = counted_by_round(players, present or presence(cells), up_to, missed)
-    else:
-        first = up_to if last_only else 1
-        rounds = _paired_so_far(players, cells, range(first, up_to + 1))
     host = t.host_federation
-    return tuple(_exempting(there, host, rules, optimistic) for there in rounds)
+    if rules.swiss_exemption_per_round and missed is not None:
+        tallies = [_Tally() for _ in range(up_to)]
+        for rank, rounds in (present or presence(cells)).items():
+            player = players.get(rank)
+            if player is None or up_to - len(rounds) > missed:
+                continue
+            counted = _counted(player, host, rules, optimistic)
+            if counted is None:
+                continue
+            for r in rounds:
+                if 1 <= r <= up_to:
+                    tallies[r - 1].add(*counted)
+        return tuple(tally.holds(rules) for tally in tallies)
+    # 2009: the players paired at least once in rounds 1 … r, for each round r
+    joined: dict[int, list[tuple[str, bool]]] = {}
+    for rank, mine in cells.items():
+        player = players.get(rank)
+        first = min((c.round for c in mine if c.opponent is not None), default=None)
+        if player is None or first is None:
+            continue
+        counted = _counted(player, host, rules, optimistic)
+        if counted is not None:
+            joined.setdefault(first, []).append(counted)
+    tally = _Tally()
+    out = []
+    for r in range(1, up_to + 1):
+        for counted in joined.get(r, ()):
+            tally.add(*counted)
+        if r == up_to or not last_only:
+            out.append(tally.holds(rules))
+    return tuple(out)
 
 
 def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: TitleRules) -> bool:
@@ -162,19 +176,51 @@ def swiss_exemption_possible(t: Tournament, players: Iterable[Player], rules: Ti
     return _exempting(players, t.host_federation, rules, optimistic=True)
 
 
+def _counted(
+    player: Player, host: str, rules: TitleRules, optimistic: bool
+) -> tuple[str, bool] | None:
+    """How a player counts for the Swiss exemption: a rated player not from the host
+    federation (unknown federations: foreign only in the ``optimistic`` count; 1.4.2a of
+    2024: FID players are not from a federation other than the host's) counts with their
+    federation and whether they hold a title it counts; ``None``: not counted."""
+    if player.rating is None:
+        return None
+    federation = player.federation
+    foreign = rules.is_foreign(federation, host) if federation is not None else optimistic
+    return (player.federation_key, player.title in _EXEMPTION_TITLES) if foreign else None
+
+
+@dataclasses.dataclass(slots=True)
+class _Tally:
+    """The players counted for the Swiss exemption in one round: how many, how many of
+    them titled, and their federations."""
+
+    players: int = 0
+    titled: int = 0
+    federations: set[str] = dataclasses.field(default_factory=set)
+
+    def add(self, federation: str, titled: bool) -> None:
+        self.players += 1
+        self.titled += titled
+        self.federations.add(federation)
+
+    def holds(self, rules: TitleRules) -> bool:
+        needed_players, needed_feds, needed_titled = rules.swiss_exemption
+        return (
+            self.players >= needed_players
+            and len(self.federations) >= needed_feds
+            and self.titled >= needed_titled
+        )
+
+
 def _exempting(there: Iterable[Player], host: str, rules: TitleRules, optimistic: bool) -> bool:
-    needed_players, needed_feds, needed_titled = rules.swiss_exemption
-    # unknown federations: foreign only in the optimistic count; 1.4.2a (2024): FID players
-    # are not from a federation other than the host's
-    foreign = [
-        p
-        for p in there
-        if p.rating is not None
-        and (rules.is_foreign(p.federation, host) if p.federation is not None else optimistic)
-    ]
-    titled = sum(1 for p in foreign if p.title in _EXEMPTION_TITLES)
-    feds = {p.federation_key for p in foreign}
-    return len(foreign) >= needed_players and len(feds) >= needed_feds and titled >= needed_titled
+    """Whether the players ``there`` meet the Swiss exemption."""
+    tally = _Tally()
+    for player in there:
+        counted = _counted(player, host, rules, optimistic)
+        if counted is not None:
+            tally.add(*counted)
+    return tally.holds(rules)
 
 
 def exemption_holds(by_round: tuple[bool, ...], rules: TitleRules) -> bool:
@@ -213,7 +259,9 @@ def tournament_flags(
     up_to: int,
     rules: TitleRules,
 ) -> TournamentFlags:
-    present = presence(cells)
+    # who missed which round: read by 2024's per-round exemption and 1.5.6, not by 2009
+    wanted = rules.swiss_exemption_per_round or rules.event_type_swiss is not None
+    present = presence(cells) if wanted else None
     by_round = swiss_exemption_by_round(t, players, cells, up_to, rules, present)
     strong = strong_swiss_every_round(t, players, cells, up_to, rules, present)
     per_day = t.rounds_per_day()

@@ -35,7 +35,7 @@ def alert_in_force(
             # a round robin's norm announced as certain before it was achieved: its
             # evidence is the worst case of the rounds still to come then
             sure = secured_norm(state, rank, title, verdict, number)
-            if sure is None or not sure.certain:
+            if sure is None or sure.verdict is None:
                 continue
             verdict = sure.verdict
         if norm_alert_id_at(state, rank, title, number, verdict) == alert:

@@ -20,7 +20,9 @@ id a norm's id rests on, ``corrected:norm:…`` once a correction revoked or cha
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping, Sequence
+import functools
+from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 from typing import Literal
 
 from tracker import contract as ev
@@ -73,10 +75,9 @@ def norm_alerts(
     longer hold. ``made``: filled with each norm alert made, by subject."""
     number = view.number
     out: Emitted = []
-    event_flags = flags(state, number, view.rows) if view.norms else None
+    event_flags: TournamentFlags | None = None  # made for the first norm announced
     by_rank = {row.player.rank: row for row in view.rows}
-    ordered = sorted(view.norms.items(), key=lambda kv: (kv[0][0], -kv[0][1].level))
-    for (rank, title), verdict in ordered:
+    for rank, title in sorted(view.norms, key=lambda key: (key[0], -key[1].level)):
         if not view.announces((rank, title)):
             continue  # not secured: later games will count
         key = f"norm:{rank}:{title.value}"
@@ -91,7 +92,9 @@ def norm_alerts(
             # after a revocation the same facts may give the norm again: the id then also
             # rests on the revocation, so that subscribers dropping seen ids do not drop it
             previous = sent.get(f"revoked:{key}", "")
-        assert event_flags is not None
+        if event_flags is None:
+            event_flags = flags(state, number, view.rows)
+        verdict = view.norms[(rank, title)]  # made here, for the norms announced
         norm = make_norm(
             state, view, by_rank[rank].player, title, verdict, event_flags, open_conditions
         )
@@ -478,11 +481,15 @@ def summary_fields(
     number: int,
     rows: Sequence[PlayerRound],
     not_a_norm_event: str | None = None,
+    ref: Callable[[Player], ev.PlayerRef] | None = None,
 ) -> dict[str, object]:
     """A round summary's fields but its id and type: every player's score and live
-    rating, and why the event gives no norm alerts where it cannot."""
+    rating, and why the event gives no norm alerts where it cannot. ``ref``: how the
+    alerts name a player (:meth:`RoundView.ref`, made once a tournament), else the player's
+    fields, validated with the summary."""
     t = state.tournament
     extra = {"not_a_norm_event": not_a_norm_event} if not_a_norm_event else {}
+    name: Callable[[Player], object] = player_fields if ref is None else ref
     return {
         **extra,
         "tournament_id": t.id,
@@ -491,9 +498,8 @@ def summary_fields(
         "last_round": t.is_last(number),
         "standings": [
             {
-                "player": player_fields(r.player),
-                "score": float(r.score),
-                "score_text": score_text(r.score),
+                "player": name(r.player),
+                **_score(r.half_points),
                 "live_rating": r.live.rating if r.live else None,
                 "rating_change": r.live.change if r.live else None,
                 **({"note": _live_only(state, r)} if r.live_only else {}),
@@ -501,6 +507,12 @@ def summary_fields(
             for r in rows
         ],
     }
+
+
+@functools.cache
+def _score(half_points: int) -> dict[str, object]:
+    """A standing's score and how arbiters write it (one value per score, shared)."""
+    return {"score": half_points / 2, "score_text": score_text(Fraction(half_points, 2))}
 
 
 def _live_only(state: TournamentState, row: PlayerRound) -> str:

@@ -8,10 +8,14 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping, Sequence
 
+from tracker import contract as ev
+from tracker.domain.players import Player
 from tracker.domain.titles import Title
+from tracker.engine.alerts import player_ref
 from tracker.engine.carry import carried
 from tracker.engine.evaluation import (
     NormEvent,
+    Norms,
     PlayerRound,
     achieved_norms,
     context,
@@ -34,7 +38,9 @@ class RoundView:
     rows: list[PlayerRound]
     cells: dict[int, Sequence[Cell]]
     ctx: Context
-    norms: dict[Key, Verdict]
+    norms: Norms
+    """The norms achieved, by player and title; a verdict is made when first asked for
+    (:class:`~tracker.engine.evaluation.Norms`): the alerts ask for those they announce."""
     pending: dict[Key, tuple[Condition, ...]]
     """What each norm still depends on: before the last round, what later rounds can
     change; in every round, an unknown system (:func:`system_condition`)."""
@@ -48,6 +54,16 @@ class RoundView:
     """The norms no later round can take away (:func:`secured_norm`, the one notion of
     secured), with why; those certain before they are achieved (a round robin's) are in
     :attr:`norms` too, with their worst case over every scheduled round."""
+    refs: dict[int, ev.PlayerRef] = dataclasses.field(default_factory=dict)
+    """How the alerts name each player, made when first asked for (:meth:`ref`) and shared
+    with the views of the next rounds of the same players."""
+
+    def ref(self, player: Player) -> ev.PlayerRef:
+        """:func:`~tracker.engine.alerts.player_ref` of ``player``, made once."""
+        found = self.refs.get(player.rank)
+        if found is None:
+            found = self.refs[player.rank] = player_ref(player)
+        return found
 
     @property
     def not_a_norm_event(self) -> str | None:
@@ -66,9 +82,8 @@ class RoundView:
         worst case over every scheduled round, as its alert gives it, else
         :meth:`verdict`."""
         sure = self.secured.get((rank, title))
-        return (
-            sure.verdict if sure is not None and sure.certain else self.verdict(state, rank, title)
-        )
+        certain = sure.verdict if sure is not None else None
+        return certain if certain is not None else self.verdict(state, rank, title)
 
     def announces(self, key: Key) -> bool:
         """Whether a norm of :attr:`norms` is announced after this round: after the last
@@ -83,8 +98,9 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     t = state.tournament
     last = t.is_last(number)
     carry = carried(state, number)
-    gate = norm_event(state) if carry is None else carry.gate
-    rows = standings(state, number, carry.live if carry is not None else None, gate)
+    previous = carry.watch.view if carry is not None else None
+    gate = norm_event(state) if previous is None else previous.gate
+    rows = standings(state, number, previous.rows if previous is not None else None, gate)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
     norms = achieved_norms(state, rows, ctx)
@@ -100,7 +116,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         )
     }
     secured = _secured(state, rows, cells, ctx, norms, pending, number)
-    norms.update((key, s.verdict) for key, s in secured.items() if s.certain)
+    norms.update((key, s.verdict) for key, s in secured.items() if s.verdict is not None)
     return RoundView(
         number,
         gate,
@@ -113,6 +129,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         before_last_allowed,
         carry.prior if carry is not None else None,
         secured=secured,
+        refs=previous.refs if previous is not None else {},
     )
 
 
@@ -121,7 +138,7 @@ def _secured(
     rows: Sequence[PlayerRound],
     cells: Mapping[int, Sequence[Cell]],
     ctx: Context,
-    norms: Mapping[Key, Verdict],
+    norms: Norms,
     pending: Mapping[Key, tuple[Condition, ...]],
     number: int,
 ) -> dict[Key, Secured]:
@@ -139,9 +156,9 @@ def _secured(
         ]
     found = {}
     for key in keys:
-        verdict = norms.get(key)
-        given = pending.get(key, ()) if verdict is not None else None
-        sure = secured_norm(state, *key, verdict, number, cells, ctx, given)
+        achieved = key in norms
+        given = pending.get(key, ()) if achieved else None
+        sure = secured_norm(state, *key, achieved, number, cells, ctx, given)
         if sure is not None:
             found[key] = sure
     return found

@@ -43,7 +43,7 @@ from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
-from tracker.norms.search import Cell, Context, Verdict, find_norm
+from tracker.norms.search import Cell, Context, Verdict, find_norm, norm_exists
 
 _MOST_REMAINING = 5
 """Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
@@ -81,8 +81,9 @@ def conditions(
         ctx.swiss_exempt
         and rules.swiss_exemption_per_round
         and rules.federation_exemption(t, False, player) is None
-        and find_norm(player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules)
-        is None
+        and not norm_exists(
+            player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules
+        )
     ):
         players, federations, titled = rules.swiss_exemption
         found.append(
@@ -136,21 +137,27 @@ def system_condition(state: TournamentState) -> tuple[Condition, ...]:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class Secured:
-    """A norm no later result can take away (:func:`secured_norm`): the verdict it is
-    announced with and why (empty after the last round, where nothing is left to take it
-    away). For a norm certain before it is achieved (:attr:`certain`), the verdict is the
-    worst case over every scheduled round."""
+    """A norm no later result can take away (:func:`secured_norm`), and why (empty after the
+    last round, where nothing is left to take it away). A norm certain before it is achieved
+    (:attr:`certain`) comes with the verdict it is announced with, the worst case over every
+    scheduled round; an achieved norm's verdict is the round's own (the view's)."""
 
-    verdict: Verdict
     because: str
-    certain: bool = False
+    verdict: Verdict | None = None
+    """The worst case of a norm certain before it is achieved; ``None`` for a norm
+    achieved."""
+
+    @property
+    def certain(self) -> bool:
+        """Secured before it is achieved (:func:`certain_norm`)."""
+        return self.verdict is not None
 
 
 def secured_norm(
     state: TournamentState,
     rank: int,
     title: Title,
-    verdict: Verdict | None,
+    verdict: Verdict | bool | None,
     up_to: int,
     cells: Mapping[int, Sequence[Cell]] | None = None,
     ctx: Context | None = None,
@@ -158,20 +165,20 @@ def secured_norm(
 ) -> Secured | None:
     """The one test of *secured*, which the alerts, ``check``, the views and the certificate
     share: the player's ``title`` norm after round ``up_to`` (``verdict``: the best attempt
-    on the games played, ``None`` when not worked out because it is not achieved) can no
-    longer be taken away. Never while the system is unknown (:func:`system_condition`);
-    after the last round, when achieved; before it, when achieved, the edition lets the
-    later games go (1.42f / 1.4.1e) and no condition is open (:func:`conditions`;
-    ``open_conditions``: already worked out), or else when certain (:func:`certain_norm`).
+    on the games played, ``None`` when not worked out because it is not achieved, or only
+    whether it is achieved) can no longer be taken away. Never while the system is unknown
+    (:func:`system_condition`); after the last round, when achieved; before it, when
+    achieved, the edition lets the later games go (1.42f / 1.4.1e) and no condition is open
+    (:func:`conditions`; ``open_conditions``: already worked out), or else when certain
+    (:func:`certain_norm`).
     ``cells`` and ``ctx`` are those of round ``up_to``, worked out when not given."""
     if system_condition(state):
         return None
     t, rules = state.tournament, state.title_rules
     last = t.is_last(up_to)
-    achieved = verdict is not None and verdict.achieved
+    achieved = verdict.achieved if isinstance(verdict, Verdict) else bool(verdict)
     if achieved and last:
-        assert verdict is not None
-        return Secured(verdict, "")
+        return Secured("")
     if last or (not achieved and not t.system.predetermined):
         return None  # a Swiss: nothing is claimed before the norm is achieved
     if cells is None:
@@ -180,7 +187,6 @@ def secured_norm(
         ctx = context(state, up_to, cells)
     mine = cells.get(rank, ())
     if achieved and rules.may_ignore_after_norm(t):
-        assert verdict is not None
         if open_conditions is None:
             open_conditions = conditions(state, ctx, rank, mine, title, up_to)
         if not open_conditions:
@@ -188,7 +194,7 @@ def secured_norm(
                 f"achieved after round {up_to}: {rules.after_norm_article} lets the games "
                 "after it go, so no later result can take it away"
             )
-            return Secured(verdict, because)
+            return Secured(because)
     return certain_norm(state, rank, title, up_to, mine, ctx)
 
 
@@ -241,7 +247,7 @@ def certain_norm(
             break  # the last round's game is played (1.42c)
         for gone in itertools.combinations(future, k):
             kept = [c for c in future if c not in gone]
-            if find_norm(player, [*cells, *kept], title, ctx, rules) is None:
+            if not norm_exists(player, [*cells, *kept], title, ctx, rules):
                 return None
     games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
     because = (
@@ -251,7 +257,7 @@ def certain_norm(
         f"does not count, {rules.articles['bye']}) does not take it away; the player plays "
         "the last round"
     )
-    return Secured(worst, because, certain=True)
+    return Secured(because, worst)
 
 
 def _remaining_games(
@@ -321,7 +327,7 @@ def _holds_either_way(
             variant = dataclasses.replace(ctx, unrated_scored_zero=fixed | frozenset(zero))
             if variant == ctx:
                 continue  # the norm was found in this one
-            if find_norm(player, cells, title, variant, rules) is None:
+            if not norm_exists(player, cells, title, variant, rules):
                 return False
     return True
 

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from types import MappingProxyType
 
 from tracker import contract as ev
+from tracker.domain.players import Player
 from tracker.engine.alerts import alert_id
 from tracker.engine.carry import Carry
 from tracker.engine.corrections import correct
@@ -215,7 +216,7 @@ def evaluate_round(state: TournamentState, number: int) -> tuple[TournamentState
     out.extend(rating_alerts(state, view, sent))
     if view.gate.norms:
         out.extend(prospect_alerts(state, view, sent, watch=watch))
-    finished = round_finished(state, number, view.rows, view.not_a_norm_event)
+    finished = round_finished(state, number, view.rows, view.not_a_norm_event, view.ref)
     if f"round:{number}" in sent:
         sent[f"round:{number}"] = finished.alert_id  # finished again after a reopening
     out.insert(0, finished)  # first, then its alerts
@@ -233,16 +234,18 @@ def round_finished(
     number: int,
     rows: Sequence[PlayerRound],
     not_a_norm_event: str | None = None,
+    ref: Callable[[Player], ev.PlayerRef] | None = None,
 ) -> ev.RoundFinished:
     """The round's summary: every player's score and live rating, and why the event gives
     no norm alerts where it cannot. One validation of the whole alert: a model per standing
     costs as much again. A round that finishes again after a reopening gets an id that
-    rests on the reopening (``round:<n>``)."""
+    rests on the reopening (``round:<n>``). ``ref``: how the alerts name a player, made
+    once (:meth:`RoundView.ref`): a model the validation takes as it is."""
     t = state.tournament
     reopened = state.sent.get(f"round:{number}")
     parts = (t.id, "round_finished", number)
     ident = alert_id(*parts, reopened) if reopened else alert_id(*parts)
-    fields = summary_fields(state, number, rows, not_a_norm_event)
+    fields = summary_fields(state, number, rows, not_a_norm_event, ref)
     return ev.RoundFinished.model_validate({**fields, "alert_id": ident})
 
 

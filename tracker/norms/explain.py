@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from tracker.domain.fide_tables import dp, percentage
+from tracker.domain.fide_tables import dp, percentage_of_half_points
 from tracker.norms.opponent_mix import mix_checks
 from tracker.norms.requirements import Requirements, floor_raised, rounded_average, score_ok
 from tracker.norms.values import Check, Ignored, NormGame, Verdict
@@ -31,7 +31,7 @@ def explain(
         return Verdict(
             spec.title, False, cut, (), tuple(ignored), score, 0, None, None, (), 0, tuple(checks)
         )
-    pct = percentage(score, n)
+    pct = percentage_of_half_points(half, n)  # percentage(score, n), in integers
     ordered = sorted(kept, key=lambda g: g.rating)
     adjusted, raised = floor_raised([g.rating for g in ordered], spec)
     ra = rounded_average(adjusted, n)
@@ -97,7 +97,7 @@ def extra_points(half: int, n: int, ra: int, spec: Requirements) -> int:
     while (
         needed > 0
         and score_ok(needed - 1, n, spec.rules)
-        and (ra + dp(percentage(Fraction(needed - 1, 2), n)) >= spec.perf_min)
+        and (ra + dp(percentage_of_half_points(needed - 1, n)) >= spec.perf_min)
     ):
         needed -= 1
     return (half - needed) // 2

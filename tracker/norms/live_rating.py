@@ -29,7 +29,7 @@ A 1500 player with K 40 beating a 1900 player (rules of 2024): D = −400, PD = 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from fractions import Fraction
 from operator import attrgetter, itemgetter
@@ -273,28 +273,29 @@ def live_track(
     k_limited = rules.k_limited
     rounded = rules.rounding.apply_ratio
     before = player.rated_games
-    played = list(since.played)
+    played: list[RatedGame] = []  # since those of ``since``
     hundredths = since.hundredths
-    result = list(since.interims)
+    result: list[InterimRating] = []
+    count = len(since.played)
     for round_number, games in sorted(games_by_round, key=_ROUND_NUMBER):
         for game in games:
             opponent, code = game
             if opponent is None or not code.over_the_board:
                 continue
             played.append(game)
+            count += 1
             if separable:
                 d = start - opponent
                 if limit is not None:
                     d = limit if d > limit else -limit if d < -limit else d
                 hundredths += 50 * code.half_points - expected_hundredths(d)
         if not separable:  # 2022's one upgrade per tournament depends on every game so far
-            hundredths = _hundredths(start, played, rules)
-        count = len(played)
+            hundredths = _hundredths(start, [*since.played, *played], rules)
         n = count if games_in_period is None else games_in_period
         change = rounded(k_limited(base_k, n) * hundredths, 100) if count else 0
         total = None if before is None else before + count
         result.append(InterimRating(round_number, start + change, change, total))
-    return LiveTrack(tuple(result), tuple(played), hundredths)
+    return LiveTrack(since.interims + tuple(result), since.played + tuple(played), hundredths)
 
 
 _ROUND_NUMBER = itemgetter(0)
@@ -305,6 +306,7 @@ def first_reached(
     interims: Sequence[InterimRating],
     titles: Iterable[Title],
     min_rated_games: int | None = None,
+    before: Mapping[Title, InterimRating] | None = None,
 ) -> dict[Title, InterimRating]:
     """For each of ``titles`` (those whose level is news for the player: the edition's
     :meth:`~tracker.rules.TitleRules.rating_level_titles`) whose level (1.3, 1.52) is
@@ -315,26 +317,30 @@ def first_reached(
     rated games behind it; when the count is unknown the rating is taken, and
     :attr:`InterimRating.rated_games` (``None``) says so.
 
+    ``before``: what this gave for the interim ratings of the rounds before ``interims``
+    (which are then only the later ones): a level reached then keeps its first interim
+    rating, the others are looked for in ``interims`` alone; the result is what the whole
+    list gives.
+
     >>> p = Player(rank=1, name="A", federation="ENG", rating=2190)
     >>> interims = [InterimRating(1, 2195, 5), InterimRating(2, 2203, 13)]
     >>> reached = first_reached(p, interims, [Title.WIM, Title.CM, Title.WFM])
     >>> {title.value: interim.round for title, interim in reached.items()}
     {'WIM': 2, 'CM': 2}
+    >>> first_reached(p, interims[1:], [Title.WIM, Title.CM, Title.WFM], before={}) == reached
+    True
     """
     start = player.rating
     reached: dict[Title, InterimRating] = {}
-    if not interims:
-        return reached
-    best = max(map(_RATING, interims))
-    if start is not None and best <= start:
-        return reached
-    wanted = [
-        title
-        for title in titles
-        if title.level <= best  # else no interim rating reaches it
-        and (start is None or start < title.level)
-    ]
-    for title in wanted:
+    best = max(map(_RATING, interims), default=None)
+    if not before and (best is None or (start is not None and best <= start)):
+        return reached  # no interim rating above the start: no level is news
+    for title in titles:
+        if before is not None and title in before:
+            reached[title] = before[title]
+            continue
+        if best is None or title.level > best or (start is not None and start >= title.level):
+            continue  # no interim rating reaches it, or the start rating did
         for interim in interims:
             if interim.rating >= title.level and _enough_games(title, interim, min_rated_games):
                 reached[title] = interim

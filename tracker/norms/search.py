@@ -33,8 +33,9 @@ engine and the prospects use, whichever module defines it.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Player
@@ -88,6 +89,7 @@ __all__ = [
     "needed_average",
     "norm_exists",
     "norm_games",
+    "norms_found",
     "open_checks",
     "requirements",
     "short_requirements",
@@ -115,9 +117,11 @@ class _Search:
         for i in range(len(self.wins) - 1, -1, -1):
             self.win_suffix[i] = self.win_suffix[i + 1] + self.wins[i].rating
 
-    def fewest_drops(self) -> list[NormGame] | None:
+    def fewest_drops(self, most: int | None = None) -> list[NormGame] | None:
+        """The fewest wins to drop (at most ``most``) that give the norm, lowest rated
+        first; ``None`` when none do."""
         spec = self.spec
-        for k in range(len(self.wins) + 1):
+        for k in range(len(self.wins) + 1 if most is None else min(most, len(self.wins)) + 1):
             n = self.total - k
             if n < spec.min_games:
                 return None
@@ -281,17 +285,73 @@ def find_norms(
     rules: TitleRules,
 ) -> dict[Title, Verdict]:
     """:func:`find_norm` for several titles, splitting the games only once."""
+    return {
+        title: found if isinstance(found, Verdict) else found()
+        for title, found in norms_found(player, cells, titles, ctx, rules).items()
+    }
+
+
+def norms_found(
+    player: Player,
+    cells: Sequence[Cell],
+    titles: Iterable[Title],
+    ctx: Context,
+    rules: TitleRules,
+) -> dict[Title, Verdict | Callable[[], Verdict]]:
+    """The titles :func:`find_norms` finds a norm of, each with its verdict, or how to make
+    it where the whole record gives the norm (:func:`_whole_record_holds`): the verdict is
+    then that record's evidence, made only when asked for (a norm in force is not announced
+    again, and its evidence is most of the search's cost)."""
     titles = list(titles)
     if not titles or ctx.event_check is not None or _hopeless(player, cells, titles, ctx, rules):
         return {}
     games = norm_games(player, cells, ctx, rules)
     profile = _Profile.of(games[0])
-    found = {}
+    found: dict[Title, Verdict | Callable[[], Verdict]] = {}
     for title in titles:
+        if _whole_record_holds(games[0], norm_requirements(title, player, ctx, rules), profile):
+            found[title] = functools.partial(_found, games, player, cells, title, ctx, rules)
+            continue
         verdict = _find(games, player, cells, title, ctx, rules, profile)
         if verdict is not None:
             found[title] = verdict
     return found
+
+
+def _whole_record_holds(counted: list[NormGame], spec: Requirements, profile: _Profile) -> bool:
+    """Whether the first attempt :func:`_attempts` yields is the whole record, no game left
+    out: the same steps (the quick bounds, then the search at the last round, which tries
+    dropping no win first), stopped before the evidence is written. Its verdict is then
+    achieved (the drops are feasible, :func:`feasible`, whose tests are the evidence's
+    checks when the search is not :attr:`Requirements.optimistic`, on the games in the
+    evidence's order), it leaves out no game it may (1.42e, 1.42f) and so is the best
+    (:func:`_best` stops at it): :func:`_find` gives it (``tests/unit/test_norm_search.py``
+    compares the two)."""
+    if spec.optimistic or not _possible(profile, spec) or not mix_reachable(counted, spec):
+        return False
+    mandatory, wins = _split(counted, counted, spec)
+    if _Search(mandatory, wins, spec).fewest_drops(most=0) != []:
+        return False
+    # the search orders games of equal rating otherwise than the evidence does, which only
+    # the count of unrated opponents raised to the floor reads (1.46a): judged as written
+    return all(g.opponent.rating is not None for g in counted) or feasible(
+        sorted(counted, key=lambda g: g.rating), spec
+    )
+
+
+def _found(
+    games: tuple[list[NormGame], list[Ignored], NormGame | None],
+    player: Player,
+    cells: Sequence[Cell],
+    title: Title,
+    ctx: Context,
+    rules: TitleRules,
+) -> Verdict:
+    """:func:`_find` of a norm :func:`_whole_record_holds` says is there."""
+    verdict = _find(games, player, cells, title, ctx, rules)
+    if verdict is None or not verdict.achieved:
+        raise AssertionError(f"{player.rank} {title.value}: the whole record held, no norm")
+    return verdict
 
 
 def _hopeless(
@@ -300,6 +360,12 @@ def _hopeless(
     """A cheap test that rules out most players of an open before any game is classified:
     even the best-rated possible games (every game with an opponent that could count,
     forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
+    least, _ = rules.min_games(ctx.tournament)
+    short = rules.short_norm(ctx.tournament)
+    if short is not None:
+        least = min(least, short[0])
+    if len(cells) < least:
+        return True  # fewer rounds than games needed: no rating is read
     players = ctx.players
     game_date = ctx.game_date_ratings
     ratings = sorted(
@@ -310,10 +376,6 @@ def _hopeless(
         ),
         reverse=True,
     )
-    least, _ = rules.min_games(ctx.tournament)
-    short = rules.short_norm(ctx.tournament)
-    if short is not None:
-        least = min(least, short[0])
     if len(ratings) < least:
         return True
     lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
@@ -360,8 +422,13 @@ def _find(
 def norm_exists(
     player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
 ) -> bool:
-    """Whether :func:`find_norm` finds a norm, without choosing the best attempt."""
+    """Whether :func:`find_norm` finds a norm, without choosing the best attempt (nor
+    writing its evidence where the whole record gives it, :func:`_whole_record_holds`)."""
     games = norm_games(player, cells, ctx, rules)
+    if ctx.event_check is None:
+        spec = norm_requirements(title, player, ctx, rules)
+        if _whole_record_holds(games[0], spec, _Profile.of(games[0])):
+            return True
     return _find(games, player, cells, title, ctx, rules, first=True) is not None
 
 
@@ -488,13 +555,7 @@ def _attempts(
             for g in games
             if g.round > cut
         ]
-        if rules.may_ignore_wins(t) and (
-            not rules.wins_need_complete_mix(t) or mix_holds(games, spec)
-        ):
-            mandatory = [g for g in inside if not g.won]
-            wins = [g for g in inside if g.won]
-        else:
-            mandatory, wins = inside, []
+        mandatory, wins = _split(inside, games, spec)
         drops = _Search(mandatory, wins, cut_spec).fewest_drops()
         if drops is None:
             continue
@@ -514,3 +575,14 @@ def _attempts(
         verdict = explain(kept, [*left_out, *after, *dropped], cut, cut_spec)
         if verdict.achieved or (spec.optimistic and verdict.possible):
             yield verdict
+
+
+def _split(
+    inside: list[NormGame], games: list[NormGame], spec: Requirements
+) -> tuple[list[NormGame], list[NormGame]]:
+    """The games of a span that must be kept and the wins that may be left out (1.42e,
+    1.4.1f: in a 2024 round robin only when the whole record, ``games``, meets the mix)."""
+    rules, t = spec.rules, spec.tournament
+    if rules.may_ignore_wins(t) and (not rules.wins_need_complete_mix(t) or mix_holds(games, spec)):
+        return [g for g in inside if not g.won], [g for g in inside if g.won]
+    return inside, []
