@@ -204,10 +204,13 @@ def cmd_worker(args: argparse.Namespace, core: Core | None = None) -> int:
     import faust
 
     from streams.faust.wiring import build
+    from streams.pauses import Heap
 
     logging.getLogger("aiokafka").setLevel(logging.NOTSET)
-    wiring = build(settings) if core is None else build(settings, core)
+    heap = Heap(settings.heap_tidy_every, settings.heap_full_every)
+    wiring = build(settings, heap=heap) if core is None else build(settings, core, heap)
     worker = faust.Worker(wiring.app, loglevel=args.loglevel)
+    heap.start()
     try:
         worker.execute_from_commandline()
     except SystemExit as exc:

@@ -36,6 +36,7 @@ from aiokafka.errors import KafkaError
 
 from streams.faust.internals import acting_on, flush_some, rocksdict_of
 from streams.kafka import read_range
+from streams.pauses import Heap
 from streams.processor import (
     YIELD_EVERY,
     Limits,
@@ -80,7 +81,9 @@ class Channels:
 class Tracker:
     """The agent's state and steps (one per worker process)."""
 
-    def __init__(self, settings: Settings, channels: Channels, core: Core = apply) -> None:
+    def __init__(
+        self, settings: Settings, channels: Channels, core: Core = apply, heap: Heap | None = None
+    ) -> None:
         self.settings = settings
         self.channels = channels
         self.input_name: str = channels.input.get_topic_name()
@@ -95,6 +98,8 @@ class Tracker:
         """When Faust last delivered a message of each partition (``time.monotonic()``)."""
         self.current: tuple[int, int] | None = None
         """The message being handled (partition, offset)."""
+        self.heap = heap or Heap(0, 0)
+        """The collector's policy (the worker's; none in tests that build an app)."""
 
     # ------------------------------------------------------------------ table
 
@@ -190,6 +195,7 @@ class Tracker:
         """Handle one input message (live, or again while rebuilding or catching up)."""
         proc = self.processor
         self.current = (partition, offset)
+        self.heap.tick()
         parsed = proc.parse(key, value, partition, offset)
         if isinstance(parsed, Outcome):
             await self.send(parsed, partition, key)
@@ -338,6 +344,20 @@ class Tracker:
         while not await flush_some(self.channels.facts.app, WRITES_AT_ONCE):
             await asyncio.sleep(0.01)
 
+    def behind(self) -> bool:
+        """Whether input messages of this worker's partitions are waiting to be handled:
+        the end of a partition (the highwater of Faust's fetches) beyond the next offset to
+        handle. The titles agent gives way while it is so (:mod:`streams.faust.titles`)."""
+        consumer = self.channels.facts.app.consumer
+        for partition, next_offset in list(self.processor.next_offset.items()):
+            try:
+                end = consumer.highwater(topic_partition(self.input_name, partition))
+            except Exception:  # no consumer yet, or a partition no longer assigned
+                continue
+            if isinstance(end, int) and end > next_offset:
+                return True
+        return False
+
     # ------------------------------------------------------------------ failures
 
     async def guarded(self, partition: int, offset: int, step: Any) -> None:
@@ -382,11 +402,11 @@ def stop(code: int, message: str, exc: BaseException | None = None) -> None:
 
 
 def attach(
-    app: Any, settings: Settings, channels: Channels, core: Core = apply
+    app: Any, settings: Settings, channels: Channels, core: Core = apply, heap: Heap | None = None
 ) -> tuple[Any, Tracker]:
-    """Register the agent on ``app``, its facts going through ``core``; returns it and its
-    :class:`Tracker`."""
-    tracker = Tracker(settings, channels, core)
+    """Register the agent on ``app``, its facts going through ``core`` (and the collector
+    under ``heap``'s policy); returns it and its :class:`Tracker`."""
+    tracker = Tracker(settings, channels, core, heap)
 
     async def track(stream: Any) -> None:
         async for event in stream.events():
@@ -400,6 +420,13 @@ def attach(
 
     agent = app.agent(channels.input, name="streams.faust.agents.track")(track)
     return agent, tracker
+
+
+def topic_partition(topic: str, partition: int) -> Any:
+    """Faust's ``TP`` of the partition."""
+    from faust.types import TP
+
+    return TP(topic, partition)
 
 
 def _done(future: Any) -> bool:

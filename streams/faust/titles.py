@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
+from collections.abc import Callable
 from typing import Any
 
 from aiokafka.errors import KafkaError
@@ -24,18 +26,44 @@ from streams.titles import Lookup, TitleOutcome, Titles
 
 log = logging.getLogger(__name__)
 
+GIVE_WAY_AT_MOST = 1.0
+"""Seconds a title fact waits at most for the tournament agent to have no input waiting
+(:meth:`TitlesAgent.give_way`), so that the titles never starve."""
+GIVE_WAY_STEP = 0.005
+"""Seconds between two looks at the tournament agent's input."""
+
 
 class TitlesAgent:
     """The agent's state and steps (one per worker process)."""
 
     def __init__(
-        self, settings: Settings, topic: Any, table: Any, output: Any, dead_letters: Any
+        self,
+        settings: Settings,
+        topic: Any,
+        table: Any,
+        output: Any,
+        dead_letters: Any,
+        busy: Callable[[], bool] = lambda: False,
     ) -> None:
         self.settings = settings
         self.name: str = topic.get_topic_name()
         self.table, self.output, self.dead_letters = table, output, dead_letters
         self.titles = Titles(topic=self.name)
         self.lock = asyncio.Lock()
+        self.busy = busy
+        """Whether the tournament agent has input waiting (:meth:`give_way`)."""
+
+    async def give_way(self) -> None:
+        """Wait while the tournament agent has input waiting, :data:`GIVE_WAY_AT_MOST`
+        seconds at most. A title fact of a player with many norms takes tens of
+        milliseconds to judge, all of it on the event loop: when many tournaments finish
+        at once, judging their title facts between the tournaments' messages held those
+        messages' alerts for seconds (deploy/README.md). The federations' title alerts can
+        wait a moment; a broadcast's norm alerts should not. Order and acknowledgements are
+        unchanged: the facts are still judged one at a time, in order."""
+        deadline = time.monotonic() + GIVE_WAY_AT_MOST
+        while self.busy() and time.monotonic() < deadline:
+            await asyncio.sleep(GIVE_WAY_STEP)
 
     def lookup(self, partition: int) -> Lookup:
         def get(key: str) -> bytes | None:
@@ -62,6 +90,7 @@ class TitlesAgent:
     async def process(
         self, key: bytes | None, value: bytes | None, partition: int, offset: int
     ) -> None:
+        await self.give_way()
         outcome = self.titles.handle(self.lookup(partition), key, value, partition, offset)
         await self.send(outcome)
         with acting_on(self.name, partition):
@@ -95,10 +124,17 @@ class TitlesAgent:
 
 
 def attach(
-    app: Any, settings: Settings, topic: Any, table: Any, output: Any, dead_letters: Any
+    app: Any,
+    settings: Settings,
+    topic: Any,
+    table: Any,
+    output: Any,
+    dead_letters: Any,
+    busy: Callable[[], bool] = lambda: False,
 ) -> tuple[Any, TitlesAgent]:
-    """Register the titles agent on ``app``; returns it and its :class:`TitlesAgent`."""
-    agent = TitlesAgent(settings, topic, table, output, dead_letters)
+    """Register the titles agent on ``app``, giving way while ``busy()`` (the tournament
+    agent has input waiting); returns it and its :class:`TitlesAgent`."""
+    agent = TitlesAgent(settings, topic, table, output, dead_letters, busy)
 
     async def titles(stream: Any) -> None:
         async for event in stream.events():

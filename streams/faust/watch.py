@@ -29,7 +29,7 @@ from typing import Any
 from aiokafka.client import AIOKafkaClient
 from aiokafka.errors import KafkaError
 
-from streams.faust.agents import BROKER_FAILED, Tracker, stop
+from streams.faust.agents import BROKER_FAILED, Tracker, stop, topic_partition
 from streams.faust.internals import read_offset
 from streams.topics import changelog_topic
 
@@ -122,7 +122,7 @@ class Watchdog:
         consumer = self.app.consumer
         now = time.monotonic()
         for partition in self.assigned():
-            tp = _tp(tracker.input_name, partition)
+            tp = topic_partition(tracker.input_name, partition)
             try:
                 end = consumer.highwater(tp)
             except Exception:
@@ -201,12 +201,6 @@ class Watchdog:
                     tracker.processor.forget(partition)
                     self.retiring = False
             await asyncio.sleep(0)
-
-
-def _tp(topic: str, partition: int) -> Any:
-    from faust.types import TP
-
-    return TP(topic, partition)
 
 
 def attach(app: Any, tracker: Tracker) -> Watchdog:

@@ -17,6 +17,7 @@ from streams.faust import agents, titles, watch
 from streams.faust.agents import Channels, Tracker
 from streams.faust.titles import TitlesAgent
 from streams.feed import AlertFeed
+from streams.pauses import Heap, LoopProbe
 from streams.processor import Processor
 from streams.settings import Audience, Settings
 from tracker.engine.transition import Core, apply
@@ -107,7 +108,9 @@ def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:
     )
 
 
-def build(settings: Settings | None = None, core: Core = apply) -> Wiring:
+def build(settings: Settings | None = None, core: Core = apply, heap: Heap | None = None) -> Wiring:
+    """The app; ``heap`` is the worker process's collector policy (``tracker worker`` gives
+    one; tests that build apps in their own process do not)."""
     settings = settings or Settings()
     app = make_app(settings)
 
@@ -131,14 +134,27 @@ def build(settings: Settings | None = None, core: Core = apply) -> Wiring:
     channels = Channels(
         wiring.input, wiring.outputs, wiring.dead_letters, wiring.facts, title_facts
     )
-    wiring.agent, wiring.tracker = agents.attach(app, settings, channels, core)
+    wiring.agent, wiring.tracker = agents.attach(app, settings, channels, core, heap)
     titles_table = app.Table(
         "titles", partitions=settings.partitions, key_type=bytes, value_type=bytes
     )
     _, wiring.titles = titles.attach(
-        app, settings, title_facts, titles_table, wiring.outputs["titles"], wiring.dead_letters
+        app,
+        settings,
+        title_facts,
+        titles_table,
+        wiring.outputs["titles"],
+        wiring.dead_letters,
+        busy=wiring.tracker.behind,
     )
     watch.attach(app, wiring.tracker)
+    tracker = wiring.tracker
+    probe = LoopProbe(current=lambda: tracker.current)
+
+    async def measure_loop() -> None:
+        await probe.run()
+
+    app.task(measure_loop)
     if settings.web_port is not None:
         wiring.feed = mount_web(wiring).backend.feed
     return wiring

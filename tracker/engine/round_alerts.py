@@ -403,11 +403,19 @@ def prospect_alerts(
     out: Emitted = []
     found = watch.stages()
     shared = Shared()  # the wire forms the round's alerts share
-    for (rank, title), entry in sorted(found.items(), key=lambda kv: (kv[0][0], -kv[0][1].level)):
+    in_force: dict[tuple[int, Title], str] = {}  # the contentions in force, by pair
+    for key in sent:
+        if key.startswith("prospect:"):
+            _, rank_text, title_text = key.split(":")
+            in_force[(int(rank_text), Title(title_text))] = key
+    # only the pairs whose contention changes, in the order of their alerts
+    changed = sorted(
+        ((pair, e) for pair, e in found.items() if e.in_contention != (pair in in_force)),
+        key=lambda kv: (kv[0][0], -kv[0][1].level),
+    )
+    for (rank, title), entry in changed:
         key = f"prospect:{rank}:{title.value}"
         left_key = f"prospect-left:{rank}:{title.value}"
-        if entry.in_contention == (key in sent):
-            continue
         if entry.in_contention:
             ident = alert_id(
                 t.id, "norm_prospect", rank, title.value, number, "entered", sent.get(left_key, "")
@@ -444,11 +452,10 @@ def prospect_alerts(
         out.append(alert)
         sent[left_key] = ident
         del sent[key]
-    for key in sorted(k for k in sent if k.startswith("prospect:")):
-        _, rank_text, title_text = key.split(":")
-        if (int(rank_text), Title(title_text)) not in found:
-            who = state.players if players is None else players
-            out.append(revoke_alert(state, number, key, sent, reason, who))
+    # in force for a pair no longer evaluated (the loop above touched only pairs in ``found``)
+    for key in sorted(k for pair, k in in_force.items() if pair not in found):
+        who = state.players if players is None else players
+        out.append(revoke_alert(state, number, key, sent, reason, who))
     return out
 
 

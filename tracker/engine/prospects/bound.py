@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
-from tracker.engine.prospects.opponents import Have, Pool, Weighted
+from tracker.engine.prospects.opponents import Have, Pool, Record, Weighted
 from tracker.engine.prospects.values import Need, Row
 from tracker.norms.search import (
     NormGame,
@@ -57,12 +57,9 @@ class Relaxed:
         self.note = note
         o = outlook.opponents
         rank = spec.player.rank
-        record = o.record(rank)
-        self._ordered = record.ordered
-        self._wins = () if exactly else record.wins
-        self._drops: list[tuple[int, int, int]] = []
-        self._kept_sum = record.rating_sum
-        self._half = record.half_points
+        self._record = o.record(rank)
+        self._wins = () if exactly else self._record.wins
+        self._drops: list[tuple[int, int, int]] | None = None
         self.left = min(left, pool.size)
         self.best = o.best(rank, spec.floor)
         """``best[m]`` for ``m`` up to :attr:`left` (:meth:`Opponents.best`)."""
@@ -80,56 +77,49 @@ class Relaxed:
         self._mix: dict[tuple[int, int], bool] = {}
         self._possible: bool | None = None
 
-    def drops(self) -> Iterator[tuple[int, int, int]]:
-        """(games, half points, floor-adjusted rating sum) of the games so far after
-        dropping the d lowest-rated wins, for d = 0, 1, …, each worked out once when first
-        asked for."""
-        ordered, spec = self._ordered, self.spec
-        for d in range(len(self._wins) + 1):
-            if d == len(self._drops):
-                if d:
-                    self._kept_sum -= self._wins[d - 1].rating
-                # the kept games' lowest ratings: the ordered ones but the d lowest wins
-                lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
-                half = self._half - 2 * d
-                adjusted = floor_adjusted(lowest, spec) - sum(lowest) + self._kept_sum
-                self._drops.append((len(ordered) - d, half, adjusted))
-            yield self._drops[d]
+    def drops(self) -> list[tuple[int, int, int]]:
+        """The records of the games so far the bound tries (:func:`record_drops`), worked
+        out once."""
+        if self._drops is None:
+            self._drops = list(record_drops(self._record, self._wins, self.spec))
+        return self._drops
 
     def _counts(self) -> range:
         return range(self.left, self.left + 1) if self.exactly else range(self.left + 1)
-
-    def _needed_sum(self, m: int, drop: tuple[int, int, int], h: int) -> int | None:
-        """The least sum of the ``m`` counted remaining opponents' ratings (as counted) that
-        gives the norm with ``h`` half points from them, ``None`` if no sum does."""
-        n_c, h_c, adj_c = drop
-        n = n_c + m
-        if n == 0 or n < self.spec.min_games:
-            return None
-        self.games_ok = True
-        total = self.o.least_sum(self.spec, h_c + h, n)
-        if total is None:
-            return None
-        x = total - adj_c
-        if x > self.best[m]:
-            return None
-        self.rating_ok = True
-        if not self._mix_ok(n, m):
-            if self.lasting and not self._short_for_good(n):
-                self.lasting = False
-            return None
-        return x
 
     def possible(self) -> bool:
         """Whether some number of counted games and some score pass every bound (the best
         score is the easiest, and the mix does not depend on the score)."""
         if self._possible is None:
-            self._possible = any(
-                self._needed_sum(m, drop, 2 * m) is not None
-                for m in reversed(self._counts())
-                for drop in self.drops()
-            )
+            self._possible = self._first_pass()
         return self._possible
+
+    def _first_pass(self) -> bool:
+        """:meth:`possible`: for each number ``m`` of counted remaining games (most first)
+        and each record of the games so far (fewest wins left out first), until one
+        passes: the number of games, then the least sum of the ``m`` opponents' ratings that
+        gives the norm with every game won against what the pool's ``m`` strongest give,
+        then the mix. Written out as loops: this runs for every pair the cheap tests of
+        :mod:`.quick` leave to the bound."""
+        drops = self.drops()
+        least_sum, spec, best = self.o.least_sum, self.spec, self.best
+        fewest = max(1, spec.min_games)
+        for m in reversed(self._counts()):
+            best_m = best[m]
+            for games, half, adjusted in drops:
+                n = games + m
+                if n < fewest:
+                    break  # each later record leaves out one more game
+                self.games_ok = True
+                total = least_sum(spec, half + 2 * m, n)
+                if total is None or total - adjusted > best_m:
+                    continue
+                self.rating_ok = True
+                if self._mix_ok(n, m):
+                    return True
+                if self.lasting and not self._short_for_good(n):
+                    self.lasting = False
+        return False
 
     def _mix_ok(self, n: int, m: int) -> bool:
         if (n, m) not in self._mix:
@@ -170,7 +160,7 @@ class Relaxed:
         if holders_have + min(m, holders_pool) < rule.min_title_holders:
             yield f"{rule.title_holder_article} title-holders"
         weighted = o.opponents.weighted(spec.player.rank, rule.mo)
-        if not _mo_reachable(rule, have.titles, pool.titles, m, weighted):
+        if not mo_reachable(rule, have.titles, pool.titles, m, weighted):
             yield f"{rule.mo_article} {spec.title.value} title mix"
         foreign, new_feds = o.opponents.foreign_federations(spec.player.rank)
         if foreign + min(m, new_feds) < rule.min_foreign_federations:
@@ -249,7 +239,7 @@ class Relaxed:
         spec, best_of, note = self.spec, self.best, self.note
         sums = _least_sums(spec)
         rows: list[Row] = []
-        most = len(self._ordered)  # the games so far with no win left out
+        most = len(self._record.ordered)  # the games so far with no win left out
         for m in reversed(self._counts()):
             if m == 0 or most + m < spec.min_games:
                 break  # no record of so few games: fewer remaining ones give none either
@@ -333,7 +323,7 @@ def rating_may_do(main: Relaxed, m: int) -> bool:
     makes, here from the main route's sums."""
     if m > main.left:
         return False
-    games, half, adjusted = next(main.drops())
+    games, half, adjusted = main.drops()[0]
     total = main.o.least_sum(main.spec, half + 2 * m, games + m)
     return total is not None and total - adjusted <= main.best[m]
 
@@ -394,6 +384,21 @@ def why_not(routes: Sequence[Relaxed]) -> str:
     return "; ".join([main, *told])
 
 
+def record_drops(
+    record: Record, wins: Sequence[NormGame], spec: Requirements
+) -> Iterator[tuple[int, int, int]]:
+    """(games, half points, floor-adjusted rating sum) of the games so far after leaving
+    out the ``d`` lowest-rated of ``wins`` (1.42e), for d = 0, 1, …"""
+    ordered, kept = record.ordered, record.rating_sum
+    for d in range(len(wins) + 1):
+        if d:
+            kept -= wins[d - 1].rating
+        # the kept games' lowest ratings: the ordered ones but the d lowest wins
+        lowest = list(itertools.islice(_without_wins(ordered, d), spec.raise_count))
+        adjusted = floor_adjusted(lowest, spec) - sum(lowest) + kept
+        yield len(ordered) - d, record.half_points - 2 * d, adjusted
+
+
 def _without_wins(ordered: Sequence[NormGame], drop: int) -> Iterator[int]:
     """The ratings of ``ordered`` but its first ``drop`` won games, in order."""
     for g in ordered:
@@ -408,7 +413,7 @@ def avg(total: int, games: int) -> int:
     return (2 * total + games) // (2 * games)
 
 
-def _mo_reachable(
+def mo_reachable(
     rule: MixRule,
     titles: Mapping[Title, int],
     pool: Mapping[Title | None, int],

@@ -305,10 +305,7 @@ class Opponents:
             else:
                 # a Swiss pool is the field but the players met: of the field's foreign
                 # federations, only those all of whose players were met are gone
-                field = self._foreign_field.get(own)
-                if field is None:
-                    field = frozenset(f for f in self.federations if is_foreign(f, own))
-                    self._foreign_field[own] = field
+                field = self.foreign_in_field(own)
                 gone = {
                     f
                     for other in self.met(rank, over_the_board=True)
@@ -316,6 +313,15 @@ class Opponents:
                 }
                 self._foreign[rank] = (len(foreign), len(field - gone - foreign))
         return self._foreign[rank]
+
+    def foreign_in_field(self, own: str) -> frozenset[str]:
+        """Swiss: the federations of the field foreign to ``own`` (1.43)."""
+        field = self._foreign_field.get(own)
+        if field is None:
+            is_foreign = self.rules.is_foreign
+            field = frozenset(f for f in self.federations if is_foreign(f, own))
+            self._foreign_field[own] = field
+        return field
 
     def weighted(self, rank: int, mo: MO) -> Weighted | None:
         """A weighted title mix (1.45b–e) in integers, in units of

@@ -14,6 +14,7 @@ from tracker.engine.event_flags import swiss_exemption_possible
 from tracker.engine.prospects.bound import Relaxed, needs_of, rating_may_do, why_not
 from tracker.engine.prospects.exact import Exact
 from tracker.engine.prospects.opponents import Opponents
+from tracker.engine.prospects.quick import FieldBound
 from tracker.engine.prospects.round_robin import WonRecords
 from tracker.engine.prospects.values import (
     EXACT_SUBSETS,
@@ -98,6 +99,9 @@ class Outlook:
         self.made = Made()
         """The values the round's prospects share (tables of needs, open requirements)."""
         self._sums: dict[tuple[Title, int, int], int | None] = {}
+        self.quick = FieldBound(self.opponents, self.least_sum) if self.lasting else None
+        """A Swiss's cheap tests of a pair's contention, in contention or out of reach for
+        good (:mod:`.quick`), where the number of rounds is known."""
 
     def leaves(self) -> Prior:
         """What the next round's outlook of the same facts can build on."""
@@ -114,9 +118,26 @@ class Outlook:
         """Every (player, title) the norm evaluation considers, without the details or the
         reasons (which :meth:`prospect` gives)."""
         out = {}
+        quick, settled, up_to = self.quick, self.settled, self.up_to
+        left = self.games_left_swiss
         for rank, player in self.state.players.items():
             for title in self.rules.eligible_norm_titles(player):
-                out[(rank, title)] = self.prospect(rank, title, (rank, title) in secured, False)
+                key = (rank, title)
+                if quick is not None and left and key not in secured:
+                    # a Swiss pair out of reach for good, or decided by the cheap tests of
+                    # :mod:`.quick`: as :meth:`prospect` says without details
+                    found = (
+                        Status.OUT_OF_REACH
+                        if key in settled
+                        else quick.status(rank, self._spec(rank, title))
+                    )
+                    if found is not None:
+                        if found is Status.OUT_OF_REACH:
+                            # every record fails on games or rating: for good (:attr:`settled`)
+                            settled.add(key)
+                        out[key] = Prospect(player, title, up_to, found, left, False)
+                        continue
+                out[key] = self.prospect(rank, title, key in secured, False)
         return out
 
     def prospect(self, rank: int, title: Title, secured: bool, detail: bool = True) -> Prospect:
