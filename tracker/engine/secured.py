@@ -38,12 +38,14 @@ import dataclasses
 import itertools
 from collections.abc import Mapping, Sequence
 
+from tracker.domain.players import Player
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.engine.evaluation import context
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, find_norm, norm_exists
+from tracker.rules import TitleRules
 
 _MOST_REMAINING = 5
 """Remaining games :func:`certain_norm` checks every forfeit of (2⁴ subsets at most); with
@@ -253,7 +255,7 @@ def certain_norm(
             if not norm_exists(player, [*cells, *kept], title, ctx, rules):
                 return None
     if plays_last and not _holds_when_every_opponent_forfeits(
-        state, rank, title, cells, future, ctx
+        player, title, cells, future, planned, ctx, rules
     ):
         return None
     games = ", ".join(players[o].name for c in future if (o := c.opponent) is not None)
@@ -268,12 +270,13 @@ def certain_norm(
 
 
 def _holds_when_every_opponent_forfeits(
-    state: TournamentState,
-    rank: int,
+    player: Player,
     title: Title,
     cells: Sequence[Cell],
     future: Sequence[Cell],
+    planned: int,
     ctx: Context,
+    rules: TitleRules,
 ) -> bool:
     """Whether the norm holds when every remaining opponent forfeits, the last round's
     included (the player plays it; its opponent does not come), for each remaining opponent
@@ -282,9 +285,6 @@ def _holds_when_every_opponent_forfeits(
     1.42c, pre-2009 2.1, 2024 1.4.2c: as a loss, and only where the games played are too few
     without it), so it is checked as the forfeit win it is, not as a game lost: with enough
     games without it, it does not count, and a mix that needed it fails."""
-    planned = state.tournament.planned_rounds
-    assert planned is not None
-    player, rules = state.players[rank], state.title_rules
     last_opponents = sorted({c.opponent for c in future if c.opponent is not None})
     return all(
         norm_exists(player, [*cells, Cell(planned, o, Code.FORFEIT_WIN)], title, ctx, rules)
