@@ -9,9 +9,12 @@ hands each alert to a :class:`~streams.webhook.Deliverer`:
   several receivers (several ``--webhook``) each at their own pace.
 * **Resuming, not replaying.** An offset is committed once its alert is done -- delivered
   (a 2xx), filtered out, or dead-lettered -- and every alert before it in its partition is
-  done too (:class:`Offsets`). A restarted relay starts after what was committed: it posts
-  again at most the alerts in flight when it stopped (those a receiver answered 2xx to just
-  before the stop, before the commit, are the only ones it may see twice).
+  done too; the commit's metadata names the alerts done beyond it, delivered while an
+  earlier one of another tournament was still being retried
+  (:mod:`streams.relay_offsets`). A restarted relay starts after what was committed and
+  skips what the metadata names: it posts again at most the alerts in flight when it
+  stopped (those a receiver answered 2xx to just before the stop, before the commit, are
+  the only ones it may see twice).
 * **Never a silent drop.** An alert refused by the receiver, or still failing when its
   retries ran out (``TRACKER_WEBHOOK_RETRY_FOR``, a day by default), goes to the webhook
   dead-letter topic with the reason (:class:`~streams.records.WebhookDeadLetter`), and only
@@ -27,14 +30,17 @@ import contextlib
 import dataclasses
 import hashlib
 import logging
-from collections.abc import Awaitable, Callable, Hashable, Iterable, Mapping
+from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
 import aiohttp
 from aiokafka import AIOKafkaProducer, ConsumerRecord, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
+from aiokafka.errors import KafkaError
 
 from streams.kafka import consumer, ensure_topics, read_assigned, started
 from streams.records import WebhookDeadLetter, decode_alert
+from streams.relay_offsets import Offsets, Skips, parse_done
 from streams.settings import Settings
 from streams.webhook import Deliverer, Outcome
 from tracker import contract as ev
@@ -43,61 +49,11 @@ log = logging.getLogger(__name__)
 
 READ_AHEAD = 1000
 """Alerts read and not yet done, per receiver, at most (reading waits beyond)."""
+SAID_WITHIN = 30.0
+"""Seconds a relay waits at start for the broker to say what its group committed."""
 SEEN = 100_000
 """Alert ids a relay remembers, the latest, to skip an alert the topics hold twice (a worker
 sends an unacknowledged alert again after a crash, moments later)."""
-
-
-@dataclasses.dataclass
-class Offsets:
-    """The offsets of each partition taken and not yet done, so that a commit never passes
-    an alert still being delivered.
-
-    >>> o = Offsets()
-    >>> for offset in (0, 1, 2):
-    ...     o.take("p", offset)
-    >>> o.done("p", 1)
-    >>> o.due()  # 0 is still in flight
-    {}
-    >>> o.done("p", 0)
-    >>> o.due()  # 0 and 1 are done: commit up to 2 (the next to read)
-    {'p': 2}
-    >>> o.committed_to({"p": 2}); o.done("p", 2); o.due()
-    {'p': 3}
-    """
-
-    pending: dict[Hashable, set[int]] = dataclasses.field(default_factory=dict)
-    next: dict[Hashable, int] = dataclasses.field(default_factory=dict)
-    """Per partition, one past the highest offset taken."""
-    committed: dict[Hashable, int] = dataclasses.field(default_factory=dict)
-    """Per partition, the offset committed last (at first, the first offset taken)."""
-
-    def take(self, partition: Hashable, offset: int) -> None:
-        self.committed.setdefault(partition, offset)  # where the reading started
-        self.pending.setdefault(partition, set()).add(offset)
-        self.next[partition] = max(self.next.get(partition, 0), offset + 1)
-
-    def done(self, partition: Hashable, offset: int) -> None:
-        self.pending.get(partition, set()).discard(offset)
-
-    def due(self) -> dict[Any, int]:
-        """Per partition, the offset to commit now (the first not done, or the next to read),
-        where it moved."""
-        out = {}
-        for partition, end in self.next.items():
-            waiting = self.pending.get(partition)
-            upto = min(waiting) if waiting else end
-            if upto > self.committed.get(partition, -1):
-                out[partition] = upto
-        return out
-
-    def committed_to(self, offsets: Mapping[Any, int]) -> None:
-        self.committed.update(offsets)
-
-    @property
-    def busy(self) -> int:
-        """Offsets taken and not done."""
-        return sum(len(p) for p in self.pending.values())
 
 
 @dataclasses.dataclass(frozen=True)
@@ -155,9 +111,16 @@ class Relay:
         s = self.settings
         reader = consumer(s, group_id=self.receiver.group)
         async with started(reader, s), aiohttp.ClientSession() as session:
+            said = await self._said()
 
             async def start(tp: TopicPartition) -> int:
-                return await reader.committed(tp) or 0
+                committed = await reader.committed(tp) or 0
+                metadata = said.get(tp)
+                skips = parse_done(committed, metadata[1] if metadata else None)
+                if metadata is None or metadata[0] != committed:
+                    skips = Skips(committed, committed)
+                self.offsets.resume(tp, skips)
+                return committed
 
             committer = asyncio.create_task(self._committer(reader))
             committer.add_done_callback(self._broke)
@@ -181,6 +144,26 @@ class Relay:
                 if self.producer is not None:
                     await self.producer.stop()
 
+    async def _said(self) -> dict[TopicPartition, tuple[int, str]]:
+        """The offsets and metadata the receiver's group committed last. Where the broker
+        cannot say within :data:`SAID_WITHIN` seconds, the run goes on without them and
+        says so: alerts done beyond the committed offsets may then be posted again."""
+        admin = AIOKafkaAdminClient(**self.settings.client_kwargs())
+        try:
+            async with started(admin, self.settings):
+                listed = await asyncio.wait_for(
+                    admin.list_consumer_group_offsets(self.receiver.group), SAID_WITHIN
+                )
+        except (KafkaError, OSError, TimeoutError) as exc:
+            log.warning(
+                "%s: could not read what the last run committed (%s); alerts it delivered "
+                "beyond its committed offsets may be posted again",
+                self.receiver.url,
+                exc.__class__.__name__,
+            )
+            return {}
+        return {tp: (om.offset, om.metadata or "") for tp, om in listed.items()}
+
     async def _read(
         self,
         reader: Any,
@@ -201,6 +184,9 @@ class Relay:
             await self.room.wait_for(lambda: self.offsets.busy < READ_AHEAD)
         tp = TopicPartition(record.topic, record.partition)
         self.offsets.take(tp, record.offset)
+        if self.offsets.skipped(tp, record.offset):
+            self._done(tp, record.offset)  # an earlier run did it (its commit says so)
+            return
         try:
             alert = decode_alert(record.value)
         except ValueError as exc:
@@ -304,4 +290,4 @@ class Relay:
             self.offsets.committed_to(due)
 
 
-__all__ = ["READ_AHEAD", "SEEN", "Offsets", "Receiver", "Relay", "Report"]
+__all__ = ["READ_AHEAD", "SAID_WITHIN", "SEEN", "Receiver", "Relay", "Report"]

@@ -18,10 +18,13 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-from aiokafka import AIOKafkaProducer
+from aiokafka import AIOKafkaProducer, TopicPartition
+from aiokafka.admin import AIOKafkaAdminClient
 
 from streams.kafka import ensure_topics
 from streams.records import AUDIENCE_OF, WebhookDeadLetter
+from streams.relay import Receiver as streams_receiver
+from streams.relay_offsets import parse_done
 from streams.subscriber import webhook_dead_letters
 from tests.support.paths import ROOT
 from tests.support.pipeline import Pipeline, replay_jsonl
@@ -38,12 +41,21 @@ QUICK = {
 
 class Receiver:
     """Records every POST (alert id, status answered); answers 200 unless told to fail
-    (500), and always 400 for the ids in ``refused``."""
+    (500), and always 400 for the ids in ``refused``. With ``fail_after``, it starts failing
+    by itself once it has answered that many 200s (the relay posts faster than a test can
+    look); with ``stuck``, it fails those ids (500) until ``stuck`` is emptied."""
 
-    def __init__(self, refused: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        refused: frozenset[str] = frozenset(),
+        fail_after: int | None = None,
+        stuck: frozenset[str] = frozenset(),
+    ) -> None:
         self.posts: list[tuple[str, int]] = []
         self.failing = False
         self.refused = refused
+        self.fail_after = fail_after
+        self.stuck = stuck
         self.lock = threading.Lock()
         receiver = self
 
@@ -52,7 +64,11 @@ class Receiver:
                 self.rfile.read(int(self.headers["Content-Length"]))
                 alert_id = self.headers["X-Tracker-Alert-Id"]
                 with receiver.lock:
-                    status = 500 if receiver.failing else 200
+                    ok = sum(status == 200 for _, status in receiver.posts)
+                    if receiver.fail_after is not None and ok >= receiver.fail_after:
+                        receiver.failing = True
+                        receiver.fail_after = None
+                    status = 500 if receiver.failing or alert_id in receiver.stuck else 200
                     if alert_id in receiver.refused:
                         status = 400
                     receiver.posts.append((alert_id, status))
@@ -70,6 +86,11 @@ class Receiver:
     def delivered(self) -> list[str]:
         with self.lock:
             return [i for i, status in self.posts if status == 200]
+
+    def heal(self) -> None:
+        with self.lock:
+            self.failing = False
+            self.stuck = frozenset()
 
     def failures(self) -> int:
         with self.lock:
@@ -140,14 +161,12 @@ def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
     assert len(ids) == len(set(ids))
     refused = ids[len(ids) // 3]
     put_alerts(pipeline, alerts)
-    healthy, flaky = Receiver(), Receiver(frozenset({refused}))
+    # B answers a quarter of the alerts, then fails every request for a while
+    healthy, flaky = Receiver(), Receiver(frozenset({refused}), fail_after=len(ids) // 4)
     log = tmp_path / "sender.log"
     with receiving(healthy, flaky):
         first = sender(pipeline, log, healthy.url, flaky.url)
         try:
-            # B answers a third of the alerts, then fails every request for a while
-            pipeline.until(lambda: len(flaky.delivered()) >= len(ids) // 4, "a quarter to B")
-            flaky.failing = True
             pipeline.until(lambda: flaky.failures() >= 10, "B failing, retried")
             first.send_signal(signal.SIGKILL)
             first.wait(15)
@@ -158,7 +177,7 @@ def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
         second = sender(pipeline, log, healthy.url, flaky.url)
         try:
             pipeline.until(lambda: flaky.failures() >= 20, "B failing after the restart")
-            flaky.failing = False
+            flaky.heal()
             want = set(ids) - {refused}
             pipeline.until(lambda: set(flaky.delivered()) == want, "every alert to B")
             pipeline.until(lambda: set(healthy.delivered()) == set(ids), "every alert to A")
@@ -190,6 +209,72 @@ def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
     assert "HTTP 400" in letters[0].reason
     assert json.loads(letters[0].alert)["alert_id"] == refused
     assert f"FAILED {refused} to {flaky.url}" in log.read_text()
+
+
+def test_a_restart_posts_again_none_of_the_alerts_done_beyond_one_being_retried(
+    pipeline: Pipeline, tmp_path: Path
+) -> None:
+    """Two tournaments on one partition: while the receiver fails the first one's last
+    alert, the second one's alerts after it are answered 2xx. The committed offset stays at
+    the alert retried; its metadata names those done beyond it, so that a relay killed then
+    and started again posts the alert retried and nothing else."""
+    pipeline.settings = pipeline.settings.model_copy(update={"partitions": 1})
+    first_t, second_t = (
+        [line for line in replay_jsonl(seed) if AUDIENCE_OF[json.loads(line)["type"]] == "rounds"]
+        for seed in SEEDS
+    )  # one topic of one partition
+    alerts = first_t + second_t
+    ids = [json.loads(line)["alert_id"] for line in alerts]
+    retried = ids[len(first_t) - 1]
+    beyond = ids[len(first_t) :]
+    put_alerts(pipeline, alerts)
+    receiver = Receiver(stuck=frozenset({retried}))
+    log = tmp_path / "sender.log"
+    group = streams_receiver.of(receiver.url, pipeline.settings).group
+
+    def committed_beyond() -> bool:
+        offset, metadata = asyncio.run(committed(pipeline, group))
+        return offset == len(first_t) - 1 and all(
+            o in parse_done(offset, metadata) for o in range(len(first_t), len(ids))
+        )
+
+    with receiving(receiver):
+        first = sender(pipeline, log, receiver.url)
+        try:
+            pipeline.until(lambda: set(beyond) <= set(receiver.delivered()), "the second's")
+            pipeline.until(lambda: receiver.failures() >= 3, "the first's last, retried")
+            pipeline.until(committed_beyond, "a commit naming the alerts done beyond it")
+            first.send_signal(signal.SIGKILL)
+            first.wait(15)
+        finally:
+            first.kill()
+        assert set(receiver.delivered()) == set(ids) - {retried}
+        posts_before = len(receiver.posts)
+        receiver.heal()
+        second = sender(pipeline, log, receiver.url)
+        try:
+            pipeline.until(lambda: retried in receiver.delivered(), "the retried alert")
+        finally:
+            second.send_signal(signal.SIGTERM)
+            second.wait(15)
+        again = [i for i, _ in receiver.posts[posts_before:]]
+        assert again == [retried], "the restart posted alerts done before it"
+        last = pipeline.cli("alerts", "--timeout", "60", "--webhook", receiver.url, env=QUICK)
+        assert "delivered" not in last.stdout
+        assert len(receiver.posts) == posts_before + 1
+
+
+async def committed(pipeline: Pipeline, group: str) -> tuple[int, str]:
+    """The offset and metadata ``group`` committed on the rounds topic's only partition."""
+    admin = AIOKafkaAdminClient(**pipeline.settings.client_kwargs())
+    await admin.start()
+    try:
+        listed = await admin.list_consumer_group_offsets(group)
+    finally:
+        await admin.close()
+    topic = pipeline.settings.output_topics["rounds"]
+    om = listed.get(TopicPartition(topic, 0))
+    return (om.offset, om.metadata or "") if om is not None else (-1, "")
 
 
 async def collect(pipeline: Pipeline) -> list[WebhookDeadLetter]:
