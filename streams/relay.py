@@ -36,7 +36,6 @@ from typing import Any
 import aiohttp
 from aiokafka import AIOKafkaProducer, ConsumerRecord, TopicPartition
 from aiokafka.admin import AIOKafkaAdminClient
-from aiokafka.errors import KafkaError
 
 from streams.kafka import consumer, ensure_topics, read_assigned, started
 from streams.records import WebhookDeadLetter, decode_alert
@@ -154,12 +153,13 @@ class Relay:
                 listed = await asyncio.wait_for(
                     admin.list_consumer_group_offsets(self.receiver.group), SAID_WITHIN
                 )
-        except (KafkaError, OSError, TimeoutError) as exc:
+        except Exception as exc:  # a broker without the request too: said, not guessed
             log.warning(
-                "%s: could not read what the last run committed (%s); alerts it delivered "
-                "beyond its committed offsets may be posted again",
+                "%s: could not read what the last run committed (%s: %s); alerts it "
+                "delivered beyond its committed offsets may be posted again",
                 self.receiver.url,
                 exc.__class__.__name__,
+                str(exc)[:200],
             )
             return {}
         return {tp: (om.offset, om.metadata or "") for tp, om in listed.items()}

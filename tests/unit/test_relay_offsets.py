@@ -4,10 +4,15 @@ restart posts nothing a receiver already answered 2xx to, and loses nothing)."""
 
 from __future__ import annotations
 
+import logging
+
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from streams.relay import Receiver, Relay
 from streams.relay_offsets import METADATA_MAX, Offsets, Skips, format_done, parse_done
+from streams.settings import Settings
 
 P = "partition"
 
@@ -98,7 +103,8 @@ def test_a_long_list_comes_within_the_limit_and_claims_less_not_more() -> None:
     assert 0 < len(text) <= METADATA_MAX
     skips = parse_done(10_000, text)
     assert not any(o in skips for o in waiting)
-    assert 10_001 in skips and 19_999 not in skips  # the horizon came nearer
+    assert 10_001 in skips
+    assert 19_998 not in skips  # done, but beyond the nearer horizon: posted again
     assert skips.horizon in waiting
 
 
@@ -127,3 +133,17 @@ def test_the_committed_offset_itself_is_never_skipped() -> None:
 def test_metadata_of_another_writer_or_version_is_ignored() -> None:
     for text in ("", "v9 3 1", "d1 x 1", "d1 -4 ", "d1 3 1-x", None):
         assert parse_done(7, text) == Skips(7, 7)
+
+
+async def test_a_broker_that_cannot_say_what_was_committed_is_said_not_guessed(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Without the commit's metadata the relay skips nothing (it may post again what was
+    done beyond the committed offsets, never lose an alert), and its log says so."""
+    settings = Settings(broker="kafka://127.0.0.1:1", app_id="relay-test")
+    receiver = Receiver.of("http://127.0.0.1:9/hook", settings)
+    relay = Relay(settings, receiver, None, lambda _: True, lambda *_: None)  # type: ignore[arg-type]
+    with caplog.at_level(logging.WARNING, logger="streams.relay"):
+        assert await relay._said() == {}
+    assert "could not read what the last run committed" in caplog.text
+    assert "may be posted again" in caplog.text
