@@ -192,7 +192,9 @@ def test_a_stream_position_cannot_freeze_the_worker(pipeline: Pipeline) -> None:
 
 
 def test_a_finished_tournament_leaves_the_feed(pipeline: Pipeline, tmp_path: Path) -> None:
-    base, _ = start(pipeline, {"TRACKER_FINISHED_GRACE": "0"})
+    # a backlog is what the stream gives before its first keep-alive: one after a second of
+    # quiet, not the 15 s deployed
+    base, _ = start(pipeline, {"TRACKER_FINISHED_GRACE": "0", "TRACKER_FEED_HEARTBEAT": "1"})
     running = load(OTHER)
     running = [e for e in running if getattr(e, "round", 1) <= 3]
     other_id = running[0].tournament_id
