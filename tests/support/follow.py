@@ -235,6 +235,13 @@ class SnapshotServer:
         class Handler(BaseHTTPRequestHandler):
             version = 0
             """The version of the path's document when the request came in."""
+            stamp: float | None = None
+            """The answer's ``Date`` when it must be its document's ``Last-Modified``."""
+
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                if timestamp is None and self.stamp is not None:
+                    timestamp = self.stamp
+                return super().date_time_string(timestamp)
 
             def do_GET(self) -> None:
                 with server.lock:
@@ -261,6 +268,8 @@ class SnapshotServer:
                     return
                 tag = '"' + hashlib.sha1(doc.data).hexdigest()[:16] + '"' if etag else ""
                 at = time.time() if doc.modified is None else doc.modified
+                if doc.modified is None:
+                    self.stamp = at  # the Date said is this very time
                 modified = email.utils.formatdate(at, usegmt=True)
                 if tag and self.headers.get("If-None-Match") == tag:
                     self._answer(304, etag=tag, modified=modified)
@@ -345,9 +354,8 @@ class SnapshotServer:
         self, path: str, data: str | bytes, modified: float | None = None, *, live: bool = False
     ) -> None:
         """Serve ``data`` at ``path``, modified at ``modified`` (default: now); with ``live``,
-        its ``Last-Modified`` is the moment of each answer, within the second of the
-        answer's ``Date`` however slowly the request comes (a file rewritten as it is
-        served)."""
+        its ``Last-Modified`` is the moment of each answer, the same as the answer's
+        ``Date`` however slowly the request comes (a file rewritten as it is served)."""
         raw = data.encode() if isinstance(data, str) else data
         with self.lock:
             at = None if live else time.time() if modified is None else modified
