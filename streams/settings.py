@@ -154,6 +154,9 @@ class Settings(BaseSettings):
     """Alerts the SSE feed (``/api/alerts``) keeps in memory at most, the oldest dropped first."""
     feed_bytes: int = Field(default=32 * 1024 * 1024, ge=1)
     """Bytes of alert JSON the SSE feed keeps at most (32 MiB), the oldest dropped first."""
+    feed_heartbeat: float = Field(default=15.0, gt=0)
+    """Seconds without an alert after which the SSE feed (``/api/alerts``) sends a keep-alive
+    comment (so that a client, and the worker, notice a stream gone silent)."""
     finished_grace: float = Field(default=3600.0, ge=0)
     """Seconds a finished tournament (its last round finished) stays in the SSE feed's memory
     after its latest alert, by the messages' timestamps, and in the worker's after its last

@@ -400,7 +400,7 @@ async def alerts(request: aioweb.Request) -> aioweb.StreamResponse:
         await stream.write(b"retry: 2000\n\n")
         if notice is not None:
             await stream.write(f"event: {notice.kind}\ndata: {notice.json()}\n\n".encode())
-        async for entry in feed.read(wanted, after):
+        async for entry in feed.read(wanted, after, feed.settings.feed_heartbeat):
             if entry is None:
                 await stream.write(b": keep-alive\n\n")
                 continue

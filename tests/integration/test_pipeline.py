@@ -8,6 +8,7 @@ import json
 import re
 import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -41,24 +42,60 @@ def many(count: int, tmp: Path, players: int = 10) -> tuple[list[ev.InputEvent],
 
 
 
+class SeedWorkers:
+    """Running workers the seed tests share (a worker's start is most of such a test's
+    time): each seed goes to one that has not seen its tournament id (two seeds, the .trf
+    and the .jsonl of one round robin, share theirs)."""
+
+    def __init__(self, tmp: Path) -> None:
+        self.tmp = tmp
+        self.seen: list[tuple[Pipeline, set[str]]] = []
+
+    def for_tournament(self, tid: str) -> Pipeline:
+        for pipeline, tournaments in self.seen:
+            if tid not in tournaments:
+                tournaments.add(tid)
+                return pipeline
+        n = len(self.seen)
+        pipeline = Pipeline(self.tmp / f"p{n}", f"seeds-{n}")
+        (self.tmp / f"p{n}").mkdir()
+        worker = pipeline.start_worker("w1")
+        report("first start", ready_s=pipeline.wait_ready(worker))
+        self.seen.append((pipeline, {tid}))
+        return pipeline
+
+    def stop(self) -> None:
+        for pipeline, _ in self.seen:
+            pipeline.stop()
+
+
+@pytest.fixture(scope="module")
+def seed_workers(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SeedWorkers]:
+    workers = SeedWorkers(tmp_path_factory.mktemp("seeds"))
+    try:
+        yield workers
+    finally:
+        workers.stop()
+
+
 @pytest.mark.parametrize("seed", SEEDS or [None], ids=lambda p: p.name if p else "synthetic")
 def test_seed_tournament_gives_the_alerts_of_replay(
-    pipeline: Pipeline, tmp_path: Path, seed: Path | None
+    seed_workers: SeedWorkers, tmp_path: Path, seed: Path | None
 ) -> None:
     path = seed or many(1, tmp_path)[1]
     want = by_id(replay_jsonl(path))
     assert want, "the seed yields no alerts"
-    worker = pipeline.start_worker("w1")
+    (tid,) = {json.loads(a)["tournament_id"] for a in want.values()}
+    pipeline = seed_workers.for_tournament(tid)
     pipeline.cli("publish", str(path))
-    assert_exactly(pipeline, want)
-    report("first start", ready_s=pipeline.wait_ready(worker))
+    assert_exactly(pipeline, want, tid)
     # the CLI subscriber prints the same lines as replay, each alert once (and the title
     # applications, which replay does not give: tests/integration/test_titles_worker.py)
-    out = pipeline.cli("alerts", "--format", "jsonl", "--timeout", "60")
+    out = pipeline.cli("alerts", "--format", "jsonl", "--timeout", "60", "--tournament", tid)
     lines = [a for a in out.stdout.splitlines() if '"type":"title_application_' not in a]
     assert sorted(lines) == sorted(want.values())
     # and for people, round by round in round order, though read from several topics
-    text = pipeline.cli("alerts", "--timeout", "60").stdout
+    text = pipeline.cli("alerts", "--timeout", "60", "--tournament", tid).stdout
     assert_round_blocks(text)
 
 

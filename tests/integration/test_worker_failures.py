@@ -180,9 +180,14 @@ def test_messages_left_undelivered_after_a_restart_are_handled(
     first.kill(signal.SIGKILL)
     pipeline.publish(up_to_round(events, 3, 3))  # while no worker runs
     commit_to_end(pipeline)  # ... and Faust will never deliver them
-    second = pipeline.start_worker("w2")
+    # the watchdog reads them itself after 1 s without a delivery (5 s deployed), looking
+    # every 0.5 s (2 s deployed): what it does is the same, sooner
+    second = pipeline.start_worker(
+        "w2", env={"TRACKER_CATCH_UP_AFTER": "1", "TRACKER_WATCH_EVERY": "0.5"}
+    )
     pipeline.wait_alerts(lambda s: rounds_finished(s, tournaments, 3), "round 3, no new message")
-    assert "had not been handled" in second.text()
+    # the watchdog says so once it has handled them, after their alerts went out
+    pipeline.until(lambda: "had not been handled" in second.text(), "the watchdog's warning")
 
     # and input published while a fresh worker starts, with nothing after it
     second.kill(signal.SIGKILL)

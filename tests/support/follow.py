@@ -178,7 +178,8 @@ def pgn_of(trf: TrfFile, upto_round: int, **style: object) -> str:
 @dataclasses.dataclass
 class _Doc:
     data: bytes
-    modified: float
+    modified: float | None
+    """``None``: modified at each answer (:meth:`SnapshotServer.set`)."""
 
 
 TRICKS = (
@@ -222,17 +223,31 @@ class SnapshotServer:
         self.docs: dict[str, _Doc] = {}
         self.failures: dict[str, int] = {}
         self.tricks: dict[str, list[str]] = {}
-        self.log: list[tuple[str, int]] = []
+        self.log: list[tuple[str, int, int]] = []
+        """(path, status, version) of every answer, in the order answered: the version is
+        the path's document as it was when the request came in (:meth:`set` counts them)."""
+        self.versions: dict[str, int] = {}
         self.asked: list[dict[str, str]] = []
         """The headers of every request."""
         self.lock = threading.Lock()
         server = self
 
         class Handler(BaseHTTPRequestHandler):
+            version = 0
+            """The version of the path's document when the request came in."""
+            stamp: float | None = None
+            """The answer's ``Date`` when it must be its document's ``Last-Modified``."""
+
+            def date_time_string(self, timestamp: float | None = None) -> str:
+                if timestamp is None and self.stamp is not None:
+                    timestamp = self.stamp
+                return super().date_time_string(timestamp)
+
             def do_GET(self) -> None:
                 with server.lock:
                     server.asked.append(dict(self.headers))
                     doc = server.docs.get(self.path)
+                    self.version = server.versions.get(self.path, 0)
                     failing = server.failures.get(self.path, 0)
                     if failing:
                         server.failures[self.path] = failing - 1
@@ -240,7 +255,7 @@ class SnapshotServer:
                     trick = queued.pop(0) if queued else None
                 if trick is not None:
                     with server.lock:
-                        server.log.append((self.path, -1))
+                        server.log.append((self.path, -1, self.version))
                     self.close_connection = True
                     with contextlib.suppress(OSError):
                         self._misbehave(trick, doc.data if doc else b"x" * 1000)
@@ -252,14 +267,17 @@ class SnapshotServer:
                     self._answer(404)
                     return
                 tag = '"' + hashlib.sha1(doc.data).hexdigest()[:16] + '"' if etag else ""
-                modified = email.utils.formatdate(doc.modified, usegmt=True)
+                at = time.time() if doc.modified is None else doc.modified
+                if doc.modified is None:
+                    self.stamp = at  # the Date said is this very time
+                modified = email.utils.formatdate(at, usegmt=True)
                 if tag and self.headers.get("If-None-Match") == tag:
                     self._answer(304, etag=tag, modified=modified)
                     return
                 since = self.headers.get("If-Modified-Since")
                 if not etag and since is not None:
                     asked = email.utils.parsedate_to_datetime(since).timestamp()
-                    if int(doc.modified) <= asked:
+                    if int(at) <= asked:
                         self._answer(304, modified=modified)
                         return
                 self._answer(200, doc.data, tag, modified)
@@ -268,7 +286,7 @@ class SnapshotServer:
                 self, status: int, body: bytes = b"", etag: str = "", modified: str = ""
             ) -> None:
                 with server.lock:
-                    server.log.append((self.path, status))
+                    server.log.append((self.path, status, self.version))
                 self.send_response(status)
                 if etag:
                     self.send_header("ETag", etag)
@@ -332,10 +350,17 @@ class SnapshotServer:
     def url(self, path: str) -> str:
         return f"http://127.0.0.1:{self.httpd.server_address[1]}{path}"
 
-    def set(self, path: str, data: str | bytes, modified: float | None = None) -> None:
+    def set(
+        self, path: str, data: str | bytes, modified: float | None = None, *, live: bool = False
+    ) -> None:
+        """Serve ``data`` at ``path``, modified at ``modified`` (default: now); with ``live``,
+        its ``Last-Modified`` is the moment of each answer, the same as the answer's
+        ``Date`` however slowly the request comes (a file rewritten as it is served)."""
         raw = data.encode() if isinstance(data, str) else data
         with self.lock:
-            self.docs[path] = _Doc(raw, time.time() if modified is None else modified)
+            at = None if live else time.time() if modified is None else modified
+            self.docs[path] = _Doc(raw, at)
+            self.versions[path] = self.versions.get(path, 0) + 1
 
     def fail(self, path: str, times: int) -> None:
         with self.lock:
@@ -349,10 +374,18 @@ class SnapshotServer:
     def statuses(self, path: str) -> list[int]:
         """The status of each answer to ``path`` (-1: a trick)."""
         with self.lock:
-            return [s for p, s in self.log if p == path]
+            return [s for p, s, _ in self.log if p == path]
 
     def requests(self, path: str) -> int:
         return len(self.statuses(path))
+
+    def current(self, path: str, since: int) -> int:
+        """How many of the answers to ``path`` after the first ``since`` were to requests
+        that came in once its present document was set (an answer logged after ``since``
+        may be to a request that read the document before)."""
+        with self.lock:
+            now = self.versions.get(path, 0)
+            return sum(v == now for _, _, v in [e for e in self.log if e[0] == path][since:])
 
 
 @contextmanager
@@ -503,10 +536,15 @@ def broadcast(trf: TrfFile, rounds: int, finished: int | None = None) -> str:
 
 
 def wait_for_polls(server: SnapshotServer, path: str, since: int, polls: int = 2) -> None:
-    """Wait until ``path`` has been asked ``polls`` more times than ``since``: with one poll
-    at a time, the second request after a change means the change has been dealt with."""
+    """Wait until ``polls`` of the answers to ``path`` after the first ``since`` were to
+    requests that read its present document: with one poll at a time, the second such
+    request comes after the first one's answer has been dealt with. Requests counted by
+    their answers alone would not do: one that read the document before it changed can be
+    answered after ``since`` (the follower then had the change only in hand). A follower
+    killed and started again after ``since`` may have one request of the dead one counted:
+    wait for three then."""
     deadline = time.monotonic() + 90
-    while server.requests(path) < since + polls:
+    while server.current(path, since) < polls:
         if time.monotonic() > deadline:
             raise TimeoutError(f"{path}: no poll after {server.requests(path)} requests")
         time.sleep(0.02)

@@ -278,11 +278,14 @@ def up_to_round(events: list[ev.InputEvent], first: int, last: int) -> list[ev.I
     return [e for e in events if first <= getattr(e, "round", 0) <= last]
 
 
-def assert_exactly(pipeline: Pipeline, want: dict[str, str]) -> None:
-    """Every expected alert arrives, and after a grace period nothing else has."""
+def assert_exactly(pipeline: Pipeline, want: dict[str, str], tournament: str | None = None) -> None:
+    """Every expected alert arrives, and after a grace period nothing else has (about
+    ``tournament`` only, when given: a worker shared by several tests)."""
     pipeline.wait_alerts(lambda seen: set(want) <= set(seen), f"{len(want)} alerts")
     time.sleep(2.0)
     seen = by_id(pipeline.read_alerts())
+    if tournament is not None:
+        seen = {i: a for i, a in seen.items() if json.loads(a)["tournament_id"] == tournament}
     missing = set(want) - set(seen)
     extra = set(seen) - set(want)
     assert (missing, extra) == (set(), set()), f"{len(missing)} missing, {len(extra)} unexpected"

@@ -90,17 +90,19 @@ async def test_a_live_event_through_every_failure_gives_the_alerts_of_replay() -
 
 async def test_two_changes_within_a_second_are_both_read() -> None:
     """A static file server without ETag: a change within the second of the last answer
-    has the same Last-Modified, so If-Modified-Since would be answered 304 for good."""
+    has the same Last-Modified, so If-Modified-Since would be answered 304 for good. (The
+    server stamps Last-Modified when it answers: a time taken before the request would be
+    two seconds older than the answer's Date on a machine that stalls the test a second,
+    and the source would then rightly trust it.)"""
     with serving(etag=False) as server:
         source = UrlSource(server.url("/r.pgn"), SMALL)
-        now = time.time()
-        server.set("/r.pgn", "one", modified=now)
+        server.set("/r.pgn", "one", live=True)
         assert await source.fetch() == b"one"
-        server.set("/r.pgn", "two", modified=now)  # the same second
+        server.set("/r.pgn", "two", live=True)  # within the second of the answer
         assert await source.fetch() == b"two"
         assert "If-Modified-Since" not in server.asked[-1]
         # a Last-Modified well before the answer is trusted: an unchanged feed costs a 304
-        server.set("/r.pgn", "three", modified=now - 10)
+        server.set("/r.pgn", "three", modified=time.time() - 10)
         assert await source.fetch() == b"three"
         assert await source.fetch() is None
         assert "If-Modified-Since" in server.asked[-1]
