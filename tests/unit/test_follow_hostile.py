@@ -55,7 +55,8 @@ async def test_each_failure_is_a_source_error_and_the_next_poll_reads(trick: str
         started = time.monotonic()
         with pytest.raises(SourceError, match=WHY[trick]):
             await source.fetch()
-        assert time.monotonic() - started < SMALL.timeout + 1.0
+        # the 1 s limit cut it: a trickle lasts 30 s (10 s leaves room for a loaded machine)
+        assert time.monotonic() - started < 10
         assert await source.fetch() == text.encode()
 
 
