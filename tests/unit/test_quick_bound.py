@@ -41,12 +41,19 @@ def compare_round(state: TournamentState, number: int) -> tuple[int, int, int]:
             if (rank, title) in view.secured or not quick.games_left_swiss:
                 continue
             tried += 1
-            found = quick.quick.status(rank, quick._spec(rank, title))
-            if found is None:
-                continue
             where = (number, rank, title)
             spec = full._spec(rank, title)
             route = full._routes(rank, spec, full.opponents.counted(rank), every=False)[0]
+            # the mix answer the bound takes from the cheap tests (Relaxed._mix_ok): a pass
+            # there is a pass of the bound's own count, for every record it may try
+            games = len(full.opponents.record(rank).ordered)
+            for kept, _, _ in route.drops():
+                for m in range(route.left + 1):
+                    if quick.quick.mix_surely(spec, games, kept + m, m):
+                        assert next(route._mix_failures(kept + m, m), None) is None, (*where, m)
+            found = quick.quick.status(rank, quick._spec(rank, title))
+            if found is None:
+                continue
             status = full.prospect(rank, title, secured=False, detail=False).status
             assert status is found, where
             if found is Status.POSSIBLE:

@@ -122,11 +122,22 @@ class Relaxed:
         return False
 
     def _mix_ok(self, n: int, m: int) -> bool:
-        if (n, m) not in self._mix:
-            self._mix[(n, m)] = ok = next(self._mix_failures(n, m), None) is None
-            if not ok:
-                self._failed_mix = (n, m)
-        return self._mix[(n, m)]
+        """Whether every mix rule passes for the records of ``n`` games, ``m`` of them still
+        to play; in a Swiss, first by the answer the cheap tests share for every player with
+        as many games (:meth:`.quick.FieldBound.mix_surely`), which passes only where this
+        count passes too (``tests/unit/test_quick_bound.py``)."""
+        known = self._mix.get((n, m))
+        if known is None:
+            quick = self.o.quick
+            games = len(self._record.ordered)
+            if quick is not None and quick.mix_surely(self.spec, games, n, m):
+                known = True
+            else:
+                known = next(self._mix_failures(n, m), None) is None
+                if not known:
+                    self._failed_mix = (n, m)
+            self._mix[(n, m)] = known
+        return known
 
     def _short_for_good(self, n: int) -> bool:
         """Whether an at-least rule of the mix of ``n`` games fails even with every game

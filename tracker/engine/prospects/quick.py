@@ -128,11 +128,29 @@ class FieldBound:
         """Whether the mix of a record of ``n`` games, ``m`` of them still to play, surely
         passes (:meth:`_mix_passes`), for a player with ``games`` counted so far."""
         rule = spec.mix(n, n)
+        return self._shared_mix(rule, spec, games, m) or self._mix_passes(
+            rule, spec, games, m, self.o.summary(rank)
+        )
+
+    def mix_surely(self, spec: Requirements, games: int, n: int, m: int) -> bool:
+        """Whether every mix rule of a record of ``n`` games, ``m`` of them still to play,
+        passes for any player with ``spec`` and ``games`` counted so far, whatever those
+        games and whichever wins so far the record leaves out: the answer :meth:`_mix_ok`
+        shares, which :meth:`.bound.Relaxed._mix_ok` takes before its own count (a pass here
+        is a pass there: the module docstring says why). Only where :meth:`status` reasons
+        at all (the pool holds at least the games left)."""
+        left = self.o.games_left_swiss
+        if left is None or self.size - self.gone < left:
+            return False
+        return self._shared_mix(spec.mix(n, n), spec, games, m)
+
+    def _shared_mix(self, rule: MixRule, spec: Requirements, games: int, m: int) -> bool:
+        """:meth:`_mix_passes` knowing nothing of the games so far but their number, kept."""
         key = (id(rule), m, games, spec.player.federation_key, spec.raise_count)
         known = self._mix.get(key)
         if known is None or known[0] is not rule:
             known = self._mix[key] = (rule, self._mix_passes(rule, spec, games, m, None))
-        return known[1] or self._mix_passes(rule, spec, games, m, self.o.summary(rank))
+        return known[1]
 
     def _best_sums(self, floor: int) -> tuple[list[int], list[int]]:
         """For ``m`` up to the games left, the least and the most the ``m`` strongest
