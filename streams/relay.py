@@ -39,7 +39,7 @@ from aiokafka.admin import AIOKafkaAdminClient
 
 from streams.kafka import consumer, ensure_topics, read_assigned, started
 from streams.records import WebhookDeadLetter, decode_alert
-from streams.relay_offsets import Offsets, Skips, parse_done
+from streams.relay_offsets import Offsets, parse_done
 from streams.settings import Settings
 from streams.webhook import Deliverer, Outcome
 from tracker import contract as ev
@@ -114,11 +114,11 @@ class Relay:
 
             async def start(tp: TopicPartition) -> int:
                 committed = await reader.committed(tp) or 0
-                metadata = said.get(tp)
-                skips = parse_done(committed, metadata[1] if metadata else None)
-                if metadata is None or metadata[0] != committed:
-                    skips = Skips(committed, committed)
-                self.offsets.resume(tp, skips)
+                # the metadata says something only of the commit it came with
+                offset, metadata = said.get(tp, (committed, None))
+                self.offsets.resume(
+                    tp, parse_done(committed, metadata if offset == committed else None)
+                )
                 return committed
 
             committer = asyncio.create_task(self._committer(reader))

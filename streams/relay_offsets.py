@@ -21,6 +21,7 @@ offsets done, never more: what lies beyond is delivered again after a restart.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Hashable, Iterable, Mapping
 from typing import Any
 
@@ -34,17 +35,11 @@ def _ranges(values: Iterable[int]) -> str:
     """>>> _ranges([0, 3, 4, 5, 9])
     '0,3-5,9'
     """
-    out: list[str] = []
-    run: list[int] = []
-    for v in sorted(values):
-        if run and v == run[-1] + 1:
-            run.append(v)
-            continue
-        if run:
-            out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
-        run = [v]
-    if run:
-        out.append(str(run[0]) if len(run) == 1 else f"{run[0]}-{run[-1]}")
+    out = []
+    # consecutive values have the same difference to their place in the sorted list
+    for _, run in itertools.groupby(enumerate(sorted(values)), lambda p: p[1] - p[0]):
+        first, *rest = (v for _, v in run)
+        out.append(f"{first}-{rest[-1]}" if rest else str(first))
     return ",".join(out)
 
 
