@@ -129,8 +129,7 @@ class Relaxed:
         known = self._mix.get((n, m))
         if known is None:
             quick = self.o.quick
-            games = len(self._record.ordered)
-            if quick is not None and quick.mix_surely(self.spec, games, n, m):
+            if quick is not None and quick.mix_surely(self.spec, len(self._record.ordered), n, m):
                 known = True
             else:
                 known = next(self._mix_failures(n, m), None) is None

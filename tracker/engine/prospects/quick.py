@@ -63,6 +63,10 @@ class FieldBound:
         self._best: dict[int, tuple[list[int], list[int]]] = {}
         self._weighted: dict[int, tuple[Mapping[Title, Fraction], list[tuple[int, int]]]] = {}
         self._mix: dict[tuple[int, int, int, str, int], tuple[MixRule, bool]] = {}
+        left = o.games_left_swiss
+        self.sound = left is not None and self.size - self.gone >= left
+        """Whether any pool holds at least the games left, which every test here assumes
+        (else :meth:`status` leaves every pair to the bound)."""
 
     def status(self, rank: int, spec: Requirements) -> Status | None:
         """:attr:`Status.POSSIBLE` where a record the Swiss bound tries surely passes it,
@@ -74,11 +78,11 @@ class FieldBound:
         the mix alone; the mix first with nothing known of the games so far but their
         number (the same answer for many players, kept), then with their opponents'
         counts."""
+        if not self.sound:
+            return None  # the pool might hold fewer players than games left
         o = self.o
         left = o.games_left_swiss
         assert left is not None
-        if self.size - self.gone < left:
-            return None  # the pool might hold fewer players than games left
         record = o.record(rank)
         games = len(record.ordered)
         fewest = max(1, spec.min_games)
@@ -138,11 +142,8 @@ class FieldBound:
         games and whichever wins so far the record leaves out: the answer :meth:`_mix_ok`
         shares, which :meth:`.bound.Relaxed._mix_ok` takes before its own count (a pass here
         is a pass there: the module docstring says why). Only where :meth:`status` reasons
-        at all (the pool holds at least the games left)."""
-        left = self.o.games_left_swiss
-        if left is None or self.size - self.gone < left:
-            return False
-        return self._shared_mix(spec.mix(n, n), spec, games, m)
+        at all (:attr:`sound`)."""
+        return self.sound and self._shared_mix(spec.mix(n, n), spec, games, m)
 
     def _shared_mix(self, rule: MixRule, spec: Requirements, games: int, m: int) -> bool:
         """:meth:`_mix_passes` knowing nothing of the games so far but their number, kept."""
