@@ -402,7 +402,7 @@ def schedule(events: list[ev.InputEvent], mode: str) -> list[ev.InputEvent]:
 
 
 def latency(
-    broker: str, events: list[ev.InputEvent], rate: float, tmp: Path, mode: str
+    broker: str, events: list[ev.InputEvent], rate: float, tmp: Path, mode: str, workers: int = 1
 ) -> dict[str, Any]:
     s = settings_for(broker, "latency")
     ordered = schedule(events, mode)
@@ -452,8 +452,15 @@ def latency(
             await reader.stop()
         return [(arrived[k] - last_sent[k], last_sent[k] - begun) for k in expected]
 
-    with worker("tracker", s, tmp / "latency.log") as w:
-        w.wait_for("[^Worker]: Ready")
+    with contextlib.ExitStack() as stack:
+        ws = [
+            stack.enter_context(worker("tracker", s, tmp / f"latency-{i}.log"))
+            for i in range(workers)
+        ]
+        for w in ws:
+            w.wait_for("[^Worker]: Ready")
+        if workers > 1:
+            time.sleep(8)
         timed = sorted(asyncio.run(run()))
         lags = [lag for lag, _ in timed]
         # when the worst 1 % of rounds ended, in seconds into the run (a burst of round ends,
@@ -627,6 +634,9 @@ def main() -> int:
         help="messages/s in the latency phase",
     )
     parser.add_argument(
+        "--workers", type=int, default=1, help="tracker worker processes in the latency phase"
+    )
+    parser.add_argument(
         "--latency-only", action="store_true", help="only the latency phase, at --rates"
     )
     parser.add_argument(
@@ -679,7 +689,7 @@ def main() -> int:
                     )
         for rate in [args.rate] if args.rate else args.rates:
             for kind, broker in brokers.items():
-                lat = latency(broker, events, rate, tmp / kind, args.schedule)
+                lat = latency(broker, events, rate, tmp / kind, args.schedule, args.workers)
                 bare = passthrough_latency(broker, rate, tmp / kind)
                 results[kind]["latency"].append((rate, lat, bare))
                 print(f"  {kind} latency at {rate:.0f}/s: {lat}; pass-through: {bare}", flush=True)

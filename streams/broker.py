@@ -64,10 +64,9 @@ QUICK_GROUP = {
 move after 3 s instead of 10 (the brokers started here allow sessions from 1 s; a stock
 Kafka refuses less than 6 s, hence the defaults in :class:`streams.settings.Settings`)."""
 
-TANSU_NEEDS = {"TRACKER_FETCH_MAX_WAIT_MS": "20"}
+TANSU_NEEDS = {"TRACKER_FETCH_MAX_WAIT_MS": "20", "TRACKER_WORKER_FETCH_WAIT_MS": "20"}
 """Settings a worker needs on Tansu only: it holds every Fetch for half the wait whatever
-arrives (the plain readers' wait; Faust's own consumer waits 1.5 s, hard-coded, so each hop
-through Faust takes ~0.75 s there)."""
+arrives (the plain readers' wait, and the worker's own consumer's)."""
 
 
 def worker_env(kind: str | None) -> dict[str, str]:

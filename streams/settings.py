@@ -95,6 +95,13 @@ class Settings(BaseSettings):
     worker's re-reads). Apache Kafka answers as soon as records arrive, so this only bounds
     idle polling; Tansu holds a Fetch for half of it whatever arrives (use 20 there)."""
 
+    worker_fetch_wait_ms: int = Field(default=50, ge=1)
+    """How long the broker may hold a Fetch of the worker's own consumer (Faust's, which
+    hard-codes 1,500). With one Fetch in flight per broker, a partition the agent has drained
+    gets nothing new until the Fetch out returns, so this bounds how long the agent can wait
+    for input that is already on the broker (:func:`streams.faust.internals.set_fetch_wait`).
+    When idle, one Fetch per broker every this many milliseconds."""
+
     broker_wait: float = Field(default=30.0, gt=0)
     """Seconds ``tracker worker`` waits for the broker to answer at start (then it exits
     with code 2), and how long a running worker tolerates losing it (then it exits with

@@ -15,6 +15,7 @@ import faust
 from streams import web
 from streams.faust import agents, titles, watch
 from streams.faust.agents import Channels, Tracker
+from streams.faust.internals import set_fetch_wait
 from streams.faust.titles import TitlesAgent
 from streams.feed import AlertFeed
 from streams.pauses import Heap, LoopProbe
@@ -69,7 +70,7 @@ def credentials(settings: Settings) -> Any:
 def make_app(settings: Settings) -> faust.App:
     """A Faust app with the settings' broker, store, guarantee and group timings (shared by
     the tracker and the benchmark's pass-through agent)."""
-    return faust.App(
+    app = faust.App(
         settings.app_id,
         broker=settings.faust_broker,
         broker_credentials=credentials(settings),
@@ -93,6 +94,8 @@ def make_app(settings: Settings) -> faust.App:
         consumer_auto_offset_reset="earliest",
         autodiscover=False,
     )
+    set_fetch_wait(app, settings.worker_fetch_wait_ms)
+    return app
 
 
 def raw_topic(app: faust.App, settings: Settings, name: str) -> Any:

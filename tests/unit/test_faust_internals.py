@@ -96,9 +96,42 @@ async def test_flush_some_with_an_empty_buffer(wiring: Wiring) -> None:
     assert await internals.flush_some(wiring.app, 10) is True
 
 
+async def test_the_worker_consumer_fetches_with_the_configured_wait(tmp_path: Path) -> None:
+    """Faust 0.15 hard-codes a 1.5 s fetch wait, which starved the agent under load
+    (:func:`internals.set_fetch_wait`); the consumer the worker starts gets the setting's."""
+    from faust.transport.drivers.aiokafka import AIOKafkaConsumerThread
+
+    settings = Settings(
+        broker="kafka://127.0.0.1:1",
+        app_id="fetch-wait",
+        data_dir=str(tmp_path),
+        worker_fetch_wait_ms=37,
+    )
+    w = build(settings)
+    w.app.finalize()
+    thread = w.app.consumer._thread
+    assert isinstance(thread, AIOKafkaConsumerThread)
+    consumer = thread._create_worker_consumer(w.app.transport)
+    try:
+        assert consumer._fetch_max_wait_ms == 37
+        # what the consumer's start hands its fetcher
+        assert "fetch_max_wait_ms=self._fetch_max_wait_ms" in inspect.getsource(
+            type(consumer).start
+        )
+    finally:
+        await consumer.stop()
+
+
 def test_no_other_module_uses_faust_private_names() -> None:
     """Private names of Faust appear in :mod:`streams.faust.internals` only."""
-    private = ("_current_event", "_db_for_partition", "_read_offset", "use_rocksdict")
+    private = (
+        "_current_event",
+        "_db_for_partition",
+        "_read_offset",
+        "use_rocksdict",
+        "_create_worker_consumer",
+        "_fetch_max_wait_ms",
+    )
     offenders = []
     for path in [*ROOT.glob("streams/**/*.py"), *ROOT.glob("cli/*.py"), *ROOT.glob("bench/*.py")]:
         if path.name == "internals.py":
