@@ -81,14 +81,23 @@ class Outlook:
         self.won = WonRecords(self.opponents, self._spec)
         self.lasting = not self.round_robin and self.games_left_swiss is not None
         """Whether an outcome on the rating or the number of games lasts (:attr:`settled`)."""
-        self.settled: set[Key] = set(prior.settled) if self.lasting and prior else set()
-        """The pairs out of reach for good: in a Swiss whose number of rounds is known, out
+        self.fixed_field = self.round_robin and answers_last(state, self.ctx)
+        """A round robin whose out-of-reach answers last (:func:`answers_last`)."""
+        self.settled: set[Key] = set()
+        """The pairs out of reach for good. In a Swiss whose number of rounds is known: out
         of reach on every route, each record on the number of games, the rating, or an
         at-least rule of the mix with every game left counted (:attr:`Relaxed.lasting`).
         These only get harder round by round: a round's game is one of the pool's (at most
         the rating it was counted with, at most a win), the pool loses its opponent, a game
         left to count goes; a round without a counted game is one the bound allowed for.
+        In a round robin of :attr:`fixed_field`: out of reach at all, which no result of a
+        later game can change (:func:`answers_last`); kept only while the player meets an
+        opponent in each round (conservative: a round without a game lets the answer go).
         The status pass answers for these pairs without working them out again."""
+        if prior is not None and self.lasting:
+            self.settled.update(prior.settled)
+        elif prior is not None and self.fixed_field:
+            self.settled.update(k for k in prior.settled if self._met_this_round(k[0]))
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
         basis = spec_basis(self.ctx)
@@ -178,13 +187,15 @@ class Outlook:
                 # the other routes only when the first fails (or for the details)
                 routes = self._routes(rank, spec, counted, True, quick=not detail)
                 if not any(route.possible() for route in routes):
-                    if self.lasting and all(route.lasting for route in routes):
+                    if self.fixed_field or (self.lasting and all(r.lasting for r in routes)):
                         self.settled.add((rank, title))
                     # the reason goes with the details (the status pass asks for none)
                     return make(reason=why_not(routes) if detail else "")
             if not self.round_robin:
                 return make(Status.POSSIBLE, needs=needs_of(routes) if detail else ())
             if not self.won.wins_all(rank, title):
+                if self.fixed_field:
+                    self.settled.add((rank, title))
                 return make(reason="no results against the remaining opponents give the norm")
         if not detail:
             return make(Status.POSSIBLE)
@@ -198,6 +209,14 @@ class Outlook:
         low = min(int(n.score * 2) for n in needs) if needs else 0
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * len(remaining) + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
+
+    def _met_this_round(self, rank: int) -> bool:
+        """Whether the player's round :attr:`up_to` is a game against an opponent (played,
+        or forfeited by either side), the only kind of round over which a round robin's
+        pair out of reach stays so without being worked out again (:func:`answers_last`)."""
+        mine = self.cells.get(rank)
+        last = mine[-1] if mine else None
+        return last is not None and last.round == self.up_to and last.opponent is not None
 
     def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
         """What a table of needs assumes (:func:`swiss_assumption`), and with the number
@@ -290,3 +309,35 @@ class Outlook:
             player = self.state.players[rank]
             spec = self._specs[(rank, title)] = requirements(title, player, self.ctx, self.rules)
         return spec
+
+
+def answers_last(state: TournamentState, ctx: Context) -> bool:
+    """Whether a round robin's pair out of reach after a round stays out of reach after a
+    next round in which the player meets an opponent, so that it need not be worked out
+    again. Out of reach means that no results of the remaining games give the norm (the
+    norm search on the record with every remaining game won, :class:`WonRecords`; exact in a
+    round robin, ``tests/unit/test_prospects_continuations.py``), and the record after the
+    next round, every game left won, is one of those: the same remaining opponents but the
+    one met, that game's result at most a win, and a game that does not count (a forfeit)
+    one that 1.42e lets go as a won game. That holds when:
+
+    * every player is rated: an unrated opponent's games may start or stop counting with
+      other players' results (1.42d);
+    * opponents count with their rating as registered, not at the date of each game (1.1.4
+      of 2024, where a game to come may count with another rating);
+    * the edition lets any won game go (1.42e of 2009 and earlier): 2024's 1.4.1f lets wins
+      go only when the complete record meets the mix, and 1.4.1c's 8 games read which round
+      has no game, so a forfeit there is not a won game left out;
+    * the event gives norms after the round (no failed requirement of the event).
+
+    Everything else the answer reads is the same facts the carry is made of (the players,
+    the registration, the rounds before)."""
+    t, rules = state.tournament, state.title_rules
+    return (
+        ctx.event_check is None
+        and not ctx.game_date_ratings
+        and rules.may_ignore_wins(t)
+        and not rules.wins_need_complete_mix(t)
+        and rules.short_norm(t) is None
+        and all(p.rating is not None for p in state.players.values())
+    )
