@@ -2,8 +2,9 @@
 (:func:`tracker.engine.prospects.outlook.answers_last`): the status pass after a round, built on
 what the round before left, says what the status pass from scratch says, pair for pair, on
 generated round robins of every edition (with unrated players, forfeits and a round off where
-the generator makes them), so that a pair kept out of reach that could still make the norm
-fails here."""
+the generator makes them), and none of the pairs kept is certain from scratch
+(:func:`tracker.engine.secured.certain_norm`, not worked out for them), so that a pair kept out
+of reach that could still make the norm fails here."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from hypothesis import strategies as st
 from tests.support.generated import tournaments
 from tracker import contract as ev
 from tracker.engine.prospects import Outlook
-from tracker.engine.prospects.outlook import answers_last
+from tracker.engine.prospects.round_robin import answers_last
 from tracker.engine.round_view import view_after
 from tracker.engine.state import TournamentState
 from tracker.engine.transition import apply
@@ -75,6 +76,8 @@ def test_a_round_robin_pair_kept_out_of_reach_is_out_of_reach_from_scratch(
         assert {k: p.status for k, p in carried.all(secured).items()} == {
             k: p.status for k, p in scratch.all(secured).items()
         }
+        # nor is any of them certain (whether it is is not worked out for them either)
+        assert kept.isdisjoint(secured)
         if kept:
             assert carried.fixed_field
             KEPT.append(len(kept))

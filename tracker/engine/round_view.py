@@ -22,6 +22,7 @@ from tracker.engine.evaluation import (
     norm_event,
     standings,
 )
+from tracker.engine.prospects.round_robin import kept_out_of_reach
 from tracker.engine.prospects.values import Key, Prior
 from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
 from tracker.engine.state import TournamentState
@@ -115,7 +116,9 @@ def view_after(state: TournamentState, number: int) -> RoundView:
             + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
         )
     }
-    secured = _secured(state, rows, cells, ctx, norms, pending, number)
+    prior = carry.prior if carry is not None else None
+    out_of_reach = kept_out_of_reach(state, number, cells, ctx, prior)
+    secured = _secured(state, rows, cells, ctx, norms, pending, number, out_of_reach)
     norms.update((key, s.verdict) for key, s in secured.items() if s.verdict is not None)
     return RoundView(
         number,
@@ -127,7 +130,7 @@ def view_after(state: TournamentState, number: int) -> RoundView:
         pending,
         last,
         before_last_allowed,
-        carry.prior if carry is not None else None,
+        prior,
         secured=secured,
         refs=previous.refs if previous is not None else {},
     )
@@ -141,9 +144,11 @@ def _secured(
     norms: Norms,
     pending: Mapping[Key, tuple[Condition, ...]],
     number: int,
+    out_of_reach: frozenset[Key] = frozenset(),
 ) -> dict[Key, Secured]:
     """:func:`secured_norm` of every norm achieved, and in a round robin before its last
-    round of every norm a player can still gain (it may be certain)."""
+    round of every norm a player can still gain (it may be certain): not of the pairs kept
+    out of reach from the round before (``out_of_reach``, :func:`kept_out_of_reach`)."""
     keys = list(norms)
     t = state.tournament
     if t.system.predetermined and not t.is_last(number):
@@ -152,7 +157,7 @@ def _secured(
             key
             for row in rows
             for title in eligible(row.player)
-            if (key := (row.player.rank, title)) not in norms
+            if (key := (row.player.rank, title)) not in norms and key not in out_of_reach
         ]
     found = {}
     for key in keys:

@@ -15,7 +15,7 @@ from tracker.engine.prospects.bound import Relaxed, needs_of, rating_may_do, why
 from tracker.engine.prospects.exact import Exact
 from tracker.engine.prospects.opponents import Opponents
 from tracker.engine.prospects.quick import FieldBound
-from tracker.engine.prospects.round_robin import WonRecords
+from tracker.engine.prospects.round_robin import WonRecords, answers_last, kept_out_of_reach
 from tracker.engine.prospects.values import (
     EXACT_SUBSETS,
     HORIZON,
@@ -96,8 +96,8 @@ class Outlook:
         The status pass answers for these pairs without working them out again."""
         if prior is not None and self.lasting:
             self.settled.update(prior.settled)
-        elif prior is not None and self.fixed_field:
-            self.settled.update(k for k in prior.settled if self._met_this_round(k[0]))
+        elif self.fixed_field:
+            self.settled.update(kept_out_of_reach(state, up_to, cells, self.ctx, prior))
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
         basis = spec_basis(self.ctx)
@@ -210,14 +210,6 @@ class Outlook:
         ways = tuple(Way(Fraction(h, 2), ()) for h in range(low, 2 * len(remaining) + 1))
         return make(Status.POSSIBLE, ways=ways, needs=needs)
 
-    def _met_this_round(self, rank: int) -> bool:
-        """Whether the player's round :attr:`up_to` is a game against an opponent (played,
-        or forfeited by either side), the only kind of round over which a round robin's
-        pair out of reach stays so without being worked out again (:func:`answers_last`)."""
-        mine = self.cells.get(rank)
-        last = mine[-1] if mine else None
-        return last is not None and last.round == self.up_to and last.opponent is not None
-
     def _assumption(self, spec: Requirements, counted: Sequence[NormGame]) -> str:
         """What a table of needs assumes (:func:`swiss_assumption`), and with the number
         of rounds unknown, how many (:meth:`_swiss_left`)."""
@@ -309,35 +301,3 @@ class Outlook:
             player = self.state.players[rank]
             spec = self._specs[(rank, title)] = requirements(title, player, self.ctx, self.rules)
         return spec
-
-
-def answers_last(state: TournamentState, ctx: Context) -> bool:
-    """Whether a round robin's pair out of reach after a round stays out of reach after a
-    next round in which the player meets an opponent, so that it need not be worked out
-    again. Out of reach means that no results of the remaining games give the norm (the
-    norm search on the record with every remaining game won, :class:`WonRecords`; exact in a
-    round robin, ``tests/unit/test_prospects_continuations.py``), and the record after the
-    next round, every game left won, is one of those: the same remaining opponents but the
-    one met, that game's result at most a win, and a game that does not count (a forfeit)
-    one that 1.42e lets go as a won game. That holds when:
-
-    * every player is rated: an unrated opponent's games may start or stop counting with
-      other players' results (1.42d);
-    * opponents count with their rating as registered, not at the date of each game (1.1.4
-      of 2024, where a game to come may count with another rating);
-    * the edition lets any won game go (1.42e of 2009 and earlier): 2024's 1.4.1f lets wins
-      go only when the complete record meets the mix, and 1.4.1c's 8 games read which round
-      has no game, so a forfeit there is not a won game left out;
-    * the event gives norms after the round (no failed requirement of the event).
-
-    Everything else the answer reads is the same facts the carry is made of (the players,
-    the registration, the rounds before)."""
-    t, rules = state.tournament, state.title_rules
-    return (
-        ctx.event_check is None
-        and not ctx.game_date_ratings
-        and rules.may_ignore_wins(t)
-        and not rules.wins_need_complete_mix(t)
-        and rules.short_norm(t) is None
-        and all(p.rating is not None for p in state.players.values())
-    )

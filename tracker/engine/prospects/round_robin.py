@@ -4,14 +4,16 @@ by the norm search on the records with every remaining game won (:class:`WonReco
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.engine.prospects.opponents import Opponents
-from tracker.engine.prospects.values import Key
+from tracker.engine.prospects.values import Key, Prior
+from tracker.engine.state import TournamentState
 from tracker.norms.search import (
     Cell,
+    Context,
     NormGame,
     Requirements,
     complete_mix_holds,
@@ -89,3 +91,64 @@ class WonRecords:
         if rank not in self._won:
             self._won[rank] = self.o.won_games(rank)
         return self._won[rank]
+
+
+def answers_last(state: TournamentState, ctx: Context) -> bool:
+    """Whether a round robin's pair out of reach after a round stays out of reach after a
+    next round in which the player meets an opponent, so that it need not be worked out
+    again. Out of reach means that no results of the remaining games give the norm (the
+    norm search on the record with every remaining game won, :class:`WonRecords`; exact in a
+    round robin, ``tests/unit/test_prospects_continuations.py``), and the record after the
+    next round, every game left won, is one of those: the same remaining opponents but the
+    one met, that game's result at most a win, and a game that does not count (a forfeit)
+    one that 1.42e lets go as a won game. That holds when:
+
+    * every player is rated: an unrated opponent's games may start or stop counting with
+      other players' results (1.42d);
+    * opponents count with their rating as registered, not at the date of each game (1.1.4
+      of 2024, where a game to come may count with another rating);
+    * the edition lets any won game go (1.42e of 2009 and earlier): 2024's 1.4.1f lets wins
+      go only when the complete record meets the mix, and 1.4.1c's 8 games read which round
+      has no game, so a forfeit there is not a won game left out;
+    * the event gives norms after the round (no failed requirement of the event).
+
+    Everything else the answer reads is the same facts the carry is made of (the players,
+    the registration, the rounds before)."""
+    t, rules = state.tournament, state.title_rules
+    return (
+        ctx.event_check is None
+        and not ctx.game_date_ratings
+        and rules.may_ignore_wins(t)
+        and not rules.wins_need_complete_mix(t)
+        and rules.short_norm(t) is None
+        and all(p.rating is not None for p in state.players.values())
+    )
+
+
+def kept_out_of_reach(
+    state: TournamentState,
+    up_to: int,
+    cells: Mapping[int, Sequence[Cell]],
+    ctx: Context,
+    prior: Prior | None,
+) -> frozenset[Key]:
+    """The pairs the round before left out of reach (:attr:`Prior.settled`) that stay so
+    after round ``up_to`` without being worked out again (:func:`answers_last`): in a round
+    robin where the argument holds, those of players who met an opponent in the round
+    (conservative: a round without a game lets the answer go). Neither their prospect nor
+    whether their norm is certain (:func:`tracker.engine.secured.certain_norm`: every result
+    lost is one of the results no longer giving the norm) is worked out again."""
+    if (
+        prior is None
+        or not prior.settled
+        or not state.tournament.system.predetermined
+        or not answers_last(state, ctx)
+    ):
+        return frozenset()
+    return frozenset(key for key in prior.settled if _met(cells.get(key[0], ()), up_to))
+
+
+def _met(cells: Sequence[Cell], number: int) -> bool:
+    """Whether the player's round ``number`` (the last of ``cells``) is a game against an
+    opponent, played or forfeited by either side."""
+    return bool(cells) and cells[-1].round == number and cells[-1].opponent is not None
