@@ -49,8 +49,10 @@ def alert_lines(text: str) -> Counter[int]:
             number, watch = int(head.group(1)), False
         elif line.startswith("   norm watch after round"):
             watch = True
-        elif number and not watch and (
-            re.search(r"\bround \d+: ", line) or line.startswith(("**", "!!"))
+        elif (
+            number
+            and not watch
+            and (re.search(r"\bround \d+: ", line) or line.startswith(("**", "!!")))
         ):
             lines[number] += 1
     return lines

@@ -895,8 +895,7 @@ class Recovery:
         changelog that kept the batch but lost the record written before it would otherwise
         skip that tournament's facts in the batch's span."""
         return all(
-            tid in self.released or self._archived(tid, lookup) is not None
-            for tid in hollow.held
+            tid in self.released or self._archived(tid, lookup) is not None for tid in hollow.held
         )
 
     def finish(self, lookup: Lookup) -> int:

@@ -38,10 +38,6 @@ def many(count: int, tmp: Path, players: int = 10) -> tuple[list[ev.InputEvent],
     return events, write_jsonl(tmp / "tournaments.jsonl", events)
 
 
-
-
-
-
 class SeedWorkers:
     """Running workers the seed tests share (a worker's start is most of such a test's
     time): each seed goes to one that has not seen its tournament id (two seeds, the .trf
@@ -112,8 +108,6 @@ def assert_round_blocks(text: str) -> None:
             assert int(told.group(1)) == block, (line, block)
     assert rounds
     assert rounds == sorted(rounds)
-
-
 
 
 def test_every_event_sent_twice(pipeline: Pipeline, tmp_path: Path) -> None:

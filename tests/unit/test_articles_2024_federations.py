@@ -214,8 +214,6 @@ def test_1_4_3d_fid_players_are_not_foreign() -> None:
     assert by_round(players, cells, FIDE_2009) == (True, True, True)
 
 
-
-
 def test_1_4_3d_fid_players_make_no_exemption_and_no_norm() -> None:
     """Under 2024 the 14 FID players do not make the 1.4.3d exemption, so 1.4.4 applies and
     six opponents from GER out of nine are too many; the 2009 reading, by name, counts them

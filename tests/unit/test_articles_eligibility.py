@@ -136,9 +136,6 @@ def test_1_3_and_1_52_rating_levels_that_are_news(
 # ----------------------------------------------------------------------------- in replay
 
 
-
-
-
 def norms_of(alerts: list[ev.OutputEvent], rank: int = 1) -> list[str]:
     return [a.title for a in alerts if isinstance(a, ev.NormAchieved) and a.player.rank == rank]
 

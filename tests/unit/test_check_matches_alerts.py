@@ -37,11 +37,6 @@ EDITIONS = [e.name for e in TITLE_EDITIONS]
 assert sorted(START) == sorted(EDITIONS)
 
 
-
-
-
-
-
 HEAD = re.compile(r"^(GM|IM|WGM|WIM) norm for .*: (ACHIEVED|not achieved|does not apply)")
 
 

@@ -44,8 +44,6 @@ from tracker.render.certificate import certificate
 CASES = cases()
 
 
-
-
 @pytest.fixture(scope="module", params=[False, True], ids=["open rounds", "closed rounds"])
 def correct(request: pytest.FixtureRequest) -> tuple[bool, Events, dict[tuple, object]]:  # type: ignore[type-arg]
     events = rr(request.param)

@@ -30,8 +30,6 @@ def test_every_input_event_type_but_the_registration_changes_the_state() -> None
     assert set(RECORDERS) == types - {ev.TournamentRegistered}
 
 
-
-
 def test_every_alert_type_but_the_grouped_ones_has_its_lines() -> None:
     types = _types(ev.OutputEvent)
     assert types >= GROUPED

@@ -254,14 +254,6 @@ async def test_a_snapshot_that_loses_facts_is_held(loss: str) -> None:
     _ = (c, d)
 
 
-
-
-
-
-
-
-
-
 async def test_an_accepted_removal_is_sent_as_its_correction() -> None:
     final = seed("swiss-open-9r-2012.trf")
     gone = 40  # deleted from the start list by the arbiter before round 1

@@ -47,8 +47,6 @@ strong_opponent = st.tuples(
 out wins against the weaker ones (FID for 1.4.2a)."""
 
 
-
-
 def _compare(
     opps: Sequence[Opp],
     title: str,

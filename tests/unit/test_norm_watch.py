@@ -80,11 +80,7 @@ class Fold:
             if key in self.norms:
                 conditional = self.norms[key]
                 out[key] = (
-                    Stage.ACHIEVED
-                    if last
-                    else Stage.CONDITIONAL
-                    if conditional
-                    else Stage.SECURED
+                    Stage.ACHIEVED if last else Stage.CONDITIONAL if conditional else Stage.SECURED
                 )
             elif key in self.contention:
                 out[key] = Stage.IN_CONTENTION

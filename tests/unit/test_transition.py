@@ -41,10 +41,6 @@ def for_player(alerts: Iterable[ev.OutputEvent], rank: int) -> list[ev.OutputEve
     return [a for a in alerts if getattr(a, "player", None) and a.player.rank == rank]  # type: ignore[union-attr]
 
 
-
-
-
-
 def round_one_candidate_board() -> tuple[int, int]:
     (board,) = [b for b in berger(10)[0] if 1 in b]
     return board
