@@ -3,6 +3,7 @@ pass/fail.
 
     .venv/bin/python bench/bench_streams.py [--kinds kafka tansu] [--tournaments 200]
         [--rates 100 500 1000] [--broker kafka://127.0.0.1:9092 --kind kafka]
+        [--latency-only] [--workers N]
 
 Without ``--broker`` it starts a broker of each of ``--kinds`` in turn (Apache Kafka, then
 Tansu, by default: the figures side by side, from one run) and prints one column per broker.
@@ -27,8 +28,10 @@ revision's or a saved run's.
    ``--rates`` messages per second (default 100, 500 and 1,000; ``--rate`` for one), in the
    order ``--schedule`` gives (see :func:`schedule`); for every (tournament, round), the
    time from handing its last message to the producer to a subscriber receiving its
-   ``round_finished``, median (p50) and 99th percentile, beside a bare pass-through agent's
-   at the same rate.
+   ``round_finished``, median (p50) and 99th percentile, over the whole run and over the
+   rounds that ended in its middle 80 % (the first and last rounds of every tournament end
+   together at its edges), beside a bare pass-through agent's at the same rate; with
+   ``--workers N``, N tracker workers share the partitions, as deployed.
 3. **Changelog bytes** per game result: key + value bytes written to the ``facts``
    changelog during phase 1, divided by the number of ``game_result`` messages.
 4. **Restart**: the phase-1 worker is SIGKILLed and a new one started; seconds to Faust's
@@ -460,6 +463,8 @@ def latency(
         for w in ws:
             w.wait_for("[^Worker]: Ready")
         if workers > 1:
+            # the group rebalances as the later workers join (3 s sessions: done within a
+            # few seconds); the worker logs say which partitions each took
             time.sleep(8)
         timed = sorted(asyncio.run(run()))
         lags = [lag for lag, _ in timed]
