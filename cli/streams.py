@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 import time
 from pathlib import Path
@@ -338,11 +339,19 @@ def cmd_alerts(args: argparse.Namespace) -> int:
             )
             receiver = Receiver.of(url, settings)
             relays.append(Relay(settings, receiver, deliverer, wanted.matches, told, topics))
+        # SIGTERM (a container or a supervisor stopping the sender) ends the run as the
+        # timeout does: each relay commits what is done before the process exits, so that the
+        # next run does not post it again (killed outright, up to a commit's worth would be)
+        main = asyncio.current_task()
+        assert main is not None
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
         try:
             async with asyncio.timeout(args.timeout):  # the whole run, deliveries included
                 await asyncio.gather(*(r.run(follow=args.follow, idle=args.idle) for r in relays))
         except TimeoutError:
             pass  # what was done is committed; the rest is delivered by the next run
+        except asyncio.CancelledError:
+            pass  # SIGTERM: the relays committed what was done as they stopped
         finally:
             failed = sum(r.failed for r in relays)
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -153,6 +154,16 @@ def sender(pipeline: Pipeline, log: Path, *urls: str) -> subprocess.Popen[bytes]
     )
 
 
+def told(log: Path, since: int, url: str, ids: Iterable[str]) -> bool:
+    """Whether the sender whose output starts at byte ``since`` of ``log`` has said each of
+    ``ids`` is done for ``url`` (delivered, or failed and dead-lettered): a receiver's 2xx is
+    done for the sender only once it has read the answer, and a stop before that posts the
+    alert again (at least once)."""
+    text = log.read_text(encoding="utf-8", errors="replace")[since:]
+    said = set(re.findall(rf"(?:delivered|FAILED) (\S+) to {re.escape(url)} ", text))
+    return set(ids) <= said
+
+
 def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
     pipeline: Pipeline, tmp_path: Path
 ) -> None:
@@ -173,7 +184,8 @@ def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
         finally:
             first.kill()
         delivered_before = set(flaky.delivered())
-        posts_before = len(flaky.posts)
+        posts_before, posts_before_a = len(flaky.posts), len(healthy.posts)
+        since = log.stat().st_size
         second = sender(pipeline, log, healthy.url, flaky.url)
         try:
             pipeline.until(lambda: flaky.failures() >= 20, "B failing after the restart")
@@ -181,6 +193,12 @@ def test_a_sender_killed_during_an_outage_resumes_and_resends_nothing_delivered(
             want = set(ids) - {refused}
             pipeline.until(lambda: set(flaky.delivered()) == want, "every alert to B")
             pipeline.until(lambda: set(healthy.delivered()) == set(ids), "every alert to A")
+            # what the second sender posted, it has read the answer of (SIGTERM then
+            # commits it; the last run below must find nothing left)
+            again_b = {i for i, _ in flaky.posts[posts_before:]}
+            pipeline.until(lambda: told(log, since, flaky.url, again_b), "B's answers read")
+            again_a = {i for i, _ in healthy.posts[posts_before_a:]}
+            pipeline.until(lambda: told(log, since, healthy.url, again_a), "A's answers read")
         finally:
             second.send_signal(signal.SIGTERM)
             second.wait(15)
@@ -251,12 +269,16 @@ def test_a_restart_posts_again_none_of_the_alerts_done_beyond_one_being_retried(
         assert set(receiver.delivered()) == set(ids) - {retried}
         posts_before = len(receiver.posts)
         receiver.heal()
+        since = log.stat().st_size
         second = sender(pipeline, log, receiver.url)
         try:
             pipeline.until(lambda: retried in receiver.delivered(), "the retried alert")
+            # the sender has read the 2xx (SIGTERM then commits it: the last run has nothing)
+            pipeline.until(lambda: told(log, since, receiver.url, [retried]), "its answer read")
         finally:
             second.send_signal(signal.SIGTERM)
             second.wait(15)
+        assert second.returncode == 0, "SIGTERM ends a run as its timeout does, committing"
         again = [i for i, _ in receiver.posts[posts_before:]]
         assert again == [retried], "the restart posted alerts done before it"
         last = pipeline.cli("alerts", "--timeout", "60", "--webhook", receiver.url, env=QUICK)
