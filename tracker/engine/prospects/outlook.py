@@ -96,7 +96,7 @@ class Outlook:
         The status pass answers for these pairs without working them out again."""
         if prior is not None and self.lasting:
             self.settled.update(prior.settled)
-        elif self.fixed_field:
+        else:  # a round robin's, where they last (empty elsewhere)
             self.settled.update(kept_out_of_reach(state, up_to, cells, self.ctx, prior))
         self._bounds: dict[Key, list[Relaxed]] = {}
         self._every: set[Key] = set()
