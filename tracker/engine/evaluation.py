@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, MutableMapping, Sequence
 from fractions import Fraction
 
 from tracker.domain.fraction_text import fraction_text
@@ -392,20 +392,81 @@ class Norms(MutableMapping[Key, Verdict]):
         return len(self._found)
 
 
-def achieved_norms(state: TournamentState, rows: list[PlayerRound], ctx: Context) -> Norms:
+def achieved_norms(
+    state: TournamentState,
+    rows: list[PlayerRound],
+    ctx: Context,
+    before: Collection[Key] | None = None,
+) -> Norms:
     """Every (player, title) with a norm from the rows' rounds, in the :func:`context` of
-    those rounds."""
+    those rounds. ``before``: the norms of the round before that this search builds on
+    (:func:`norms_before`)."""
     found = Norms()
     eligible = state.title_rules.eligible_norm_titles
+    known = frozenset(() if before is None else before)
+    ranks = {rank for rank, _ in known}
     for row in rows:
         titles = eligible(row.player)
         if not titles:
             continue
+        rank = row.player.rank
+        held: Sequence[Title] | None = None
+        if before is not None:
+            held = [t for t in titles if (rank, t) in known] if rank in ranks else ()
         for title, verdict in norms_found(
-            row.player, row.cells, titles, ctx, state.title_rules
+            row.player, row.cells, titles, ctx, state.title_rules, held
         ).items():
-            found[(row.player.rank, title)] = verdict
+            found[(rank, title)] = verdict
     return found
+
+
+def norms_before(
+    state: TournamentState, number: int, ctx: Context, before: Context, norms: Collection[Key]
+) -> Collection[Key] | None:
+    """The norms of round ``number - 1`` (``norms``, found in the context ``before``, on the
+    same facts), where the search after round ``number`` may build on them (1.42f of 2009,
+    1.4.1e of 2024 in a Swiss: the games after a norm may be left out, with the minimum
+    number of games still there); ``None`` where it may not.
+
+    Every attempt of the search on the record of round ``number - 1`` is one on the record
+    of round ``number`` with its last round cut, judged by the same requirements: those read
+    the same context, the earlier games count as they did, and each quick test of the search
+    only gets easier with a game more. So a norm found before is found again, and is not
+    searched for (its verdict, which may now use the new round's game, is made when asked
+    for); a norm not found before can come only from the whole record, which alone is tried
+    (:func:`~tracker.norms.search.norms_found`).
+
+    Only where the argument holds: an edition that lets the games after a norm go; a Swiss
+    (a round robin's view also holds the norms certain before they are achieved, which the
+    search does not find; 1.42d takes games against an unrated player in or out with other
+    players' results; a double round robin's mix counts each opponent once); and the context
+    the requirements and the games read the same (the Swiss exemption of either reading,
+    which can start to hold or, in 2024, stop; the event's own failed requirement; the
+    unrated players with no point against rated ones; the ratings at the date of each game).
+    The search's two attempts that are no tail cut need no condition: 1.4.1c's 8 games of 9
+    rounds and 1.42c's last-round forfeit counted as a loss give a norm only after the last
+    round, never one a later round builds on, and are tried as before.
+    ``tests/unit/test_norms_before.py`` compares the norms with the search's from scratch,
+    round by round."""
+    t, rules = state.tournament, state.title_rules
+    if (
+        t.system.predetermined
+        or not rules.may_ignore_after_norm(t)
+        or _reads(ctx) != _reads(before)
+    ):
+        return None
+    return norms
+
+
+def _reads(ctx: Context) -> tuple[object, ...]:
+    """What of a round's context the requirements of a norm and its games read."""
+    return (
+        ctx.swiss_exempt,
+        ctx.swiss_exempt_possible,
+        ctx.event_check,
+        ctx.unrated_scored_zero,
+        ctx.game_date_ratings,
+    )
 
 
 def verdict_for(state: TournamentState, rank: int, title: Title, up_to: int) -> Verdict:

@@ -20,6 +20,7 @@ from tracker.engine.evaluation import (
     achieved_norms,
     context,
     norm_event,
+    norms_before,
     standings,
 )
 from tracker.engine.prospects.round_robin import kept_out_of_reach
@@ -104,7 +105,10 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     rows = standings(state, number, previous.rows if previous is not None else None, gate)
     cells: dict[int, Sequence[Cell]] = {row.player.rank: row.cells for row in rows}
     ctx = context(state, number, cells, gate)  # once, for the norms and the prospects
-    norms = achieved_norms(state, rows, ctx)
+    before = (
+        None if previous is None else norms_before(state, number, ctx, previous.ctx, previous.norms)
+    )
+    norms = achieved_norms(state, rows, ctx, before)
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     assumed = system_condition(state)  # an unknown system: every norm, every round
     later = not last and before_last_allowed

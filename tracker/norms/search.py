@@ -35,7 +35,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Player
@@ -297,22 +297,39 @@ def norms_found(
     titles: Iterable[Title],
     ctx: Context,
     rules: TitleRules,
+    before: Collection[Title] | None = None,
 ) -> dict[Title, Verdict | Callable[[], Verdict]]:
     """The titles :func:`find_norms` finds a norm of, each with its verdict, or how to make
     it where the whole record gives the norm (:func:`_whole_record_holds`): the verdict is
     then that record's evidence, made only when asked for (a norm in force is not announced
-    again, and its evidence is most of the search's cost)."""
+    again, and its evidence is most of the search's cost).
+
+    ``before``: the titles this search found a norm of on the record without its last
+    round, in the same context, where a tail cut (1.42f, 1.4.1e) of the record keeps
+    each (:func:`tracker.engine.evaluation.norms_before`). Those are not searched for
+    (their verdict, which may use the last round, is made when asked for), and the others
+    only on the whole record: every shorter cut is one that failed before."""
     titles = list(titles)
-    if not titles or ctx.event_check is not None or _hopeless(player, cells, titles, ctx, rules):
+    if not titles or ctx.event_check is not None:
         return {}
+    kept: dict[Title, Callable[[], Verdict]] = {}
+    rest = titles
+    if before:
+        kept = {t: _kept(player, cells, t, ctx, rules) for t in titles if t in before}
+        rest = [title for title in titles if title not in kept]
+    if not rest or _hopeless(player, cells, rest, ctx, rules):
+        return dict(kept)
     games = norm_games(player, cells, ctx, rules)
     profile = _Profile.of(games[0])
     found: dict[Title, Verdict | Callable[[], Verdict]] = {}
     for title in titles:
+        if title in kept:
+            found[title] = kept[title]
+            continue
         if _whole_record_holds(games[0], norm_requirements(title, player, ctx, rules), profile):
             found[title] = functools.partial(_found, games, player, cells, title, ctx, rules)
             continue
-        verdict = _find(games, player, cells, title, ctx, rules, profile)
+        verdict = _find(games, player, cells, title, ctx, rules, profile, cut=before is None)
         if verdict is not None:
             found[title] = verdict
     return found
@@ -347,11 +364,23 @@ def _found(
     ctx: Context,
     rules: TitleRules,
 ) -> Verdict:
-    """:func:`_find` of a norm :func:`_whole_record_holds` says is there."""
+    """:func:`_find` of a norm :func:`_whole_record_holds` (or the caller, ``held``) says
+    is there."""
     verdict = _find(games, player, cells, title, ctx, rules)
     if verdict is None or not verdict.achieved:
-        raise AssertionError(f"{player.rank} {title.value}: the whole record held, no norm")
+        raise AssertionError(f"{player.rank} {title.value}: a norm said to hold is not found")
     return verdict
+
+
+def _kept(
+    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+) -> Callable[[], Verdict]:
+    """How to make the verdict of a norm the caller knows is there (``held``)."""
+
+    def make() -> Verdict:
+        return _found(norm_games(player, cells, ctx, rules), player, cells, title, ctx, rules)
+
+    return make
 
 
 def _hopeless(
@@ -393,10 +422,12 @@ def _find(
     profile: _Profile | None = None,
     first: bool = False,
     optimistic: bool = False,
+    cut: bool = True,
 ) -> Verdict | None:
     """The best attempt, or with ``first`` any achieved attempt (cheaper); ``optimistic``:
     the best attempt that is possible for some federations of the players whose federation
-    is unknown (:attr:`Requirements.optimistic`)."""
+    is unknown (:attr:`Requirements.optimistic`); ``cut`` false: only attempts over the
+    whole record (the caller knows that no shorter cut gives the norm)."""
     counted, excluded, forfeit = games
     if ctx.event_check is not None:
         return None  # no norm in this event (its rate of play)
@@ -406,7 +437,7 @@ def _find(
     def pick(attempts: Iterable[Verdict]) -> Verdict | None:
         return next(iter(attempts), None) if first else _best(attempts, last)
 
-    best = pick(_attempts(counted, excluded, last, spec, profile=profile))
+    best = pick(_attempts(counted, excluded, last, spec, cut_allowed=cut, profile=profile))
     if best is None and forfeit is not None and len(counted) < spec.min_games:
         # 1.42c: the player needed the forfeited game to make up the number of games
         with_forfeit = [*counted, forfeit]
