@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from datetime import date
@@ -187,6 +188,13 @@ def replayed(events: Sequence[ev.InputEvent]) -> tuple[TournamentState, list[ev.
         alerts.extend(emitted)
     assert state is not None
     return state, alerts
+
+
+def uncarried(events: Sequence[ev.InputEvent]) -> TournamentState:
+    """The state after ``events`` without what its last evaluation carries
+    (:mod:`tracker.engine.carry`): every view of it is worked out from the facts alone."""
+    state, _ = replayed(events)
+    return dataclasses.replace(state, carry=None)
 
 
 def climber_events(

@@ -14,6 +14,7 @@ from datetime import date
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from tests.support.builders import uncarried
 from tests.support.generated import tournaments
 from tests.support.paths import DATA
 from tests.support.swiss import swiss_events
@@ -22,7 +23,6 @@ from tracker.domain.titles import Title
 from tracker.engine.evaluation import achieved_norms, norms_before
 from tracker.engine.round_view import view_after
 from tracker.engine.state import TournamentState
-from tracker.engine.transition import apply
 from tracker.host.replay import read_events
 from tracker.norms.search import Check, find_norm
 
@@ -30,14 +30,6 @@ RR10 = (DATA / "guesses" / "rr10-2009.trf").read_text(encoding="utf-8")
 
 KEPT: list[int] = []
 """Norms of the round before found again without a search, over every example."""
-
-
-def played(events: list[ev.InputEvent]) -> TournamentState:
-    state = None
-    for e in events:
-        state, _ = apply(state, e)
-    assert state is not None
-    return dataclasses.replace(state, carry=None)
 
 
 def same_norms_round_by_round(state: TournamentState) -> None:
@@ -69,7 +61,7 @@ def same_norms_round_by_round(state: TournamentState) -> None:
 def test_norms_built_on_the_round_before_equal_the_search_from_scratch(
     events: list[ev.InputEvent],
 ) -> None:
-    same_norms_round_by_round(played(events))
+    same_norms_round_by_round(uncarried(events))
 
 
 @pytest.mark.parametrize("start", [date(2008, 7, 1), date(2012, 7, 1), date(2025, 3, 1)])
@@ -78,7 +70,7 @@ def test_an_open_with_norms_from_round_9(start: date) -> None:
     exemption (1.43e, 1.4.3d) read round by round."""
     events = [e for group in swiss_events(120, 11, seed=3, start=start) for e in group]
     before = sum(KEPT)
-    same_norms_round_by_round(played(events))
+    same_norms_round_by_round(uncarried(events))
     assert sum(KEPT) > before
 
 
@@ -95,7 +87,7 @@ def test_nothing_is_built_on_where_the_argument_does_not_hold() -> None:
     a round robin, whose view holds a norm certain before it is achieved (after round 8 of
     ``rr10-2009.trf``, with 8 games), which the search does not find."""
     events = [e for group in swiss_events(40, 11, seed=3) for e in group]
-    state = played(events)
+    state = uncarried(events)
     before, after = view_after(state, 9), view_after(state, 10)
     assert norms_before(state, 10, after.ctx, before.ctx, before.norms) is before.norms
     for change in (
@@ -108,7 +100,7 @@ def test_nothing_is_built_on_where_the_argument_does_not_hold() -> None:
         other = dataclasses.replace(before.ctx, **change)
         assert norms_before(state, 10, after.ctx, other, before.norms) is None, change
 
-    rr = played([s.event for s in read_events(RR10, "rr10-2009.trf")])
+    rr = uncarried([s.event for s in read_events(RR10, "rr10-2009.trf")])
     eighth = view_after(rr, 8)
     assert (10, Title.GM) in eighth.norms  # certain, not found: 8 games
     assert find_norm(rr.players[10], eighth.cells[10], Title.GM, eighth.ctx, rr.title_rules) is None

@@ -8,29 +8,18 @@ of reach that could still make the norm fails here."""
 
 from __future__ import annotations
 
-import dataclasses
-
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.support.builders import uncarried
 from tests.support.generated import tournaments
 from tracker import contract as ev
 from tracker.engine.prospects import Outlook
 from tracker.engine.prospects.round_robin import answers_last
 from tracker.engine.round_view import view_after
-from tracker.engine.state import TournamentState
-from tracker.engine.transition import apply
 
 KEPT: list[int] = []
 """Pairs the status pass answered from the round before's, over every example."""
-
-
-def played(events: list[ev.InputEvent]) -> TournamentState:
-    state = None
-    for e in events:
-        state, _ = apply(state, e)
-    assert state is not None
-    return dataclasses.replace(state, carry=None)
 
 
 def rated(events: list[ev.InputEvent]) -> list[ev.InputEvent]:
@@ -64,7 +53,7 @@ def round_robin_events(edition: str) -> st.SearchStrategy[list[ev.InputEvent]]:
 def test_a_round_robin_pair_kept_out_of_reach_is_out_of_reach_from_scratch(
     events: list[ev.InputEvent],
 ) -> None:
-    state = played(events)
+    state = uncarried(events)
     planned = state.tournament.planned_rounds
     assert planned is not None
     prior = None
@@ -98,10 +87,10 @@ def test_answers_last_only_where_the_argument_holds() -> None:
     from tests.support.round_robins import rr_events
 
     base = rr_events(close_rounds=True)
-    state = played(base)
+    state = uncarried(base)
     ctx = view_after(state, 3).ctx
     assert answers_last(state, ctx)
-    unrated = played(
+    unrated = uncarried(
         [
             e.model_copy(update={"rating": None})
             if isinstance(e, ev.PlayerRegistered) and e.rank == 9
@@ -110,7 +99,7 @@ def test_answers_last_only_where_the_argument_holds() -> None:
         ]
     )
     assert not answers_last(unrated, view_after(unrated, 3).ctx)
-    later = played(
+    later = uncarried(
         [
             e.model_copy(update={"start_date": e.start_date.replace(year=2025), "end_date": None})
             if isinstance(e, ev.TournamentRegistered)
