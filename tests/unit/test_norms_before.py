@@ -81,10 +81,13 @@ def test_the_property_kept_norms() -> None:
     assert sum(KEPT) > 20
 
 
-def test_nothing_is_built_on_where_the_argument_does_not_hold() -> None:
+def test_nothing_is_built_on_where_the_argument_does_not_hold(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     """1.42f: a Swiss of the same context builds on the round before; a change of what the
     requirements or the games read (the Swiss exemption starting to hold, say) does not, nor
-    a round robin, whose view holds a norm certain before it is achieved (after round 8 of
+    an edition asking more games of a record cut after the norm than of any, nor a round
+    robin, whose view holds a norm certain before it is achieved (after round 8 of
     ``rr10-2009.trf``, with 8 games), which the search does not find."""
     events = [e for group in swiss_events(40, 11, seed=3) for e in group]
     state = uncarried(events)
@@ -99,6 +102,10 @@ def test_nothing_is_built_on_where_the_argument_does_not_hold() -> None:
     ):
         other = dataclasses.replace(before.ctx, **change)
         assert norms_before(state, 10, after.ctx, other, before.norms) is None, change
+    # an edition asking more games of a record cut after the norm (1.42f) than of any
+    monkeypatch.setattr(type(state.title_rules), "min_games_after_cut", lambda self, t: 10)
+    assert norms_before(state, 10, after.ctx, before.ctx, before.norms) is None
+    monkeypatch.undo()
 
     rr = uncarried([s.event for s in read_events(RR10, "rr10-2009.trf")])
     eighth = view_after(rr, 8)

@@ -436,7 +436,9 @@ def norms_before(
     for); a norm not found before can come only from the whole record, which alone is tried
     (:func:`~tracker.norms.search.norms_found`).
 
-    Only where the argument holds: an edition that lets the games after a norm go; a Swiss
+    Only where the argument holds: an edition that lets the games after a norm go, asking
+    no more games of a record cut after the norm than of any (1.42f: "provided the minimum
+    number of games of 1.41 still holds"); a Swiss
     (a round robin's view also holds the norms certain before they are achieved, which the
     search does not find; 1.42d takes games against an unrated player in or out with other
     players' results; a double round robin's mix counts each opponent once); and the context
@@ -452,6 +454,7 @@ def norms_before(
     if (
         t.system.predetermined
         or not rules.may_ignore_after_norm(t)
+        or rules.min_games_after_cut(t) > rules.min_games(t)[0]
         or _reads(ctx) != _reads(before)
     ):
         return None
