@@ -5,6 +5,7 @@ must find a norm exactly when one exists, and what it finds must be a valid norm
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Sequence
 
 from hypothesis import HealthCheck, given, settings
@@ -12,15 +13,21 @@ from hypothesis import strategies as st
 
 from tests.support.builders import FIDE_2009, FIDE_2024, PRE_2009, Opp, record
 from tests.support.oracles import brute_force
+from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Sex
+from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
 from tracker.norms.explain import explain
 from tracker.norms.opponent_mix import mix_checks, mix_met
-from tracker.norms.requirements import floor_raised, norm_requirements
+from tracker.norms.requirements import floor_raised, norm_requirements, short_requirements
 from tracker.norms.search import (
     Cell,
+    Context,
     Verdict,
+    _hopeless,
+    _possible,
+    _Profile,
     evaluate,
     find_norm,
     gives_norm,
@@ -45,6 +52,15 @@ strong_opponent = st.tuples(
 )
 """Opponents strong enough that about one record in nine makes a norm, often by leaving
 out wins against the weaker ones (FID for 1.4.2a)."""
+
+rated_strong_opponent = st.tuples(
+    st.integers(2450, 2700),
+    st.sampled_from(["GM", "IM", "GM", None]),
+    st.sampled_from(["FRA", "ESP", "GER", "NED"]),
+    st.sampled_from(["1", "=", "=", "0", "0", "+"]),
+)
+"""Rated opponents whose average passes every title's minimum (1.48a): whether a record
+makes a norm is the performance's to say (1.48)."""
 
 
 def _compare(
@@ -213,3 +229,131 @@ def test_the_whole_record_decides_most_norms_of_those_records() -> None:
     _DEFERRED.clear()
     test_a_norm_the_whole_record_gives_is_the_one_the_search_finds()
     assert len(_DEFERRED) > 100, len(_DEFERRED)
+
+
+_RULED_OUT: list[bool] = []
+"""Records the cheap test ruled out, each whether every opponent was rated at least 2450
+(the average alone could not rule it out: the performance did), over the runs."""
+
+
+@settings(
+    max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    st.lists(opponent, min_size=7, max_size=13)
+    | st.lists(strong_opponent, min_size=7, max_size=13)
+    | st.lists(rated_strong_opponent, min_size=7, max_size=13),
+    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
+    st.sampled_from([System.SWISS, System.ROUND_ROBIN]),
+    st.sampled_from([None, {3: "H"}, {5: "U"}]),
+    st.booleans(),
+)
+def test_no_record_the_cheap_test_rules_out_gives_a_norm(
+    opps: list[Opp],
+    rules: TitleRules,
+    system: System,
+    byes: dict[int, str] | None,
+    woman: bool,
+) -> None:
+    """The test that rules out most players of an open before their games are classified
+    (``_hopeless``: the best average of the strongest opponents, 1.48a, and with the best
+    results the performance, 1.48) never rules out a record that gives a norm of any of the
+    titles it is asked about, forfeit wins (1.42c) and 1.4.1c's 8 games included."""
+    me, cells, ctx = record(opps, system=system, byes=byes)
+    if woman:
+        me = dataclasses.replace(me, sex=Sex("w"))
+        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    titles = rules.eligible_norm_titles(me)
+    if not titles or not _hopeless(me, cells, titles, ctx, rules):
+        return
+    _RULED_OUT.append(all(rating is not None and rating >= 2450 for rating, *_ in opps))
+    counted, _, forfeit = norm_games(me, cells, ctx, rules)
+    for title in titles:
+        assert find_norm(me, cells, title, ctx, rules) is None
+        # nor does the search's own quick bound pass, which it relaxes (more games, each at
+        # its best result, the lowest requirement of the titles)
+        spec = norm_requirements(title, me, ctx, rules)
+        assert not _possible(_Profile.of(counted), spec)
+        if forfeit is not None:
+            assert not _possible(_Profile.of([*counted, forfeit]), spec)
+        short = short_requirements(spec)
+        if short is not None:
+            assert not _possible(_Profile.of(counted), short)
+
+
+def test_the_cheap_test_rules_out_by_the_performance_too() -> None:
+    """The property above is not vacuous: it met records ruled out although their average
+    passes, by the performance."""
+    _RULED_OUT.clear()
+    test_no_record_the_cheap_test_rules_out_gives_a_norm()
+    assert sum(_RULED_OUT) > 20, (sum(_RULED_OUT), len(_RULED_OUT))
+
+
+def _some_games_reach(
+    cells: Sequence[Cell], titles: Sequence[Title], ctx: Context, rules: TitleRules
+) -> bool:
+    """Whether some set of the games with an opponent (forfeit wins as won), of at least
+    the fewest games a norm may have, reaches a title's average (1.48a, the lowest
+    opponents raised to the floor, 1.46c) and performance (1.48) with its results: every
+    set tried, the mix and the minimum score left aside."""
+    least = rules.min_games(ctx.tournament)[0]
+    short = rules.short_norm(ctx.tournament)
+    if short is not None:
+        least = min(least, short[0])
+    played = [
+        (rules.opponent_rating(ctx.opponent(c)), c.code.half_points)
+        for c in cells
+        if c.opponent is not None and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
+    ]
+    for title in titles:
+        floor, raised = rules.rating_floor[title], rules.raised_opponents
+        for size in range(least, len(played) + 1):
+            for games in itertools.combinations(played, size):
+                ratings = sorted(r for r, _ in games)
+                total = sum(ratings) + sum(max(0, floor - r) for r in ratings[:raised])
+                average = average_half_up(total, size)
+                half = sum(h for _, h in games)
+                performance = average + dp(percentage_of_half_points(half, size))
+                if (
+                    average >= rules.average_min[title]
+                    and performance >= (rules.performance_min[title])
+                ):
+                    return True
+    return False
+
+
+@settings(
+    max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
+)
+@given(
+    st.lists(opponent, min_size=7, max_size=12)
+    | st.lists(strong_opponent, min_size=7, max_size=12)
+    | st.lists(rated_strong_opponent, min_size=7, max_size=12),
+    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
+    st.booleans(),
+)
+def test_the_cheap_test_lets_through_every_record_some_games_of_which_reach_the_rating(
+    opps: list[Opp], rules: TitleRules, woman: bool
+) -> None:
+    """``_hopeless`` against every set of the games: where some set of at least the fewest
+    games reaches a title's average and performance with its own results, the record is not
+    ruled out (the test relaxes each set: the strongest opponents, the best results, the
+    lowest opponent of all raised to the floor)."""
+    me, cells, ctx = record(opps)
+    if woman:
+        me = dataclasses.replace(me, sex=Sex("w"))
+        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    titles = rules.eligible_norm_titles(me)
+    if titles and _some_games_reach(cells, titles, ctx, rules):
+        assert not _hopeless(me, cells, titles, ctx, rules)
+
+
+def test_the_cheap_test_at_the_performance_exactly() -> None:
+    """A record at exactly the IM performance (1.48: nine IMs of 2450, 4½ points, Rp 2450)
+    is not ruled out, one half point less is."""
+    opps = [(2450, "IM", fed, "=") for fed in ["FRA", "ESP", "NED"] * 3]
+    me, cells, ctx = record(opps)
+    assert not _hopeless(me, cells, [Title.IM], ctx, FIDE_2009)
+    assert find_norm(me, cells, Title.IM, ctx, FIDE_2009) is not None
+    me, cells, ctx = record([*opps[:-1], (2450, "IM", "NED", "0")])
+    assert _hopeless(me, cells, [Title.IM], ctx, FIDE_2009)

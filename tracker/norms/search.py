@@ -388,7 +388,11 @@ def _hopeless(
 ) -> bool:
     """A cheap test that rules out most players of an open before any game is classified:
     even the best-rated possible games (every game with an opponent that could count,
-    forfeit wins included for 1.42c) cannot reach the lowest minimum average (1.48a)."""
+    forfeit wins included for 1.42c, each at its result, a forfeit win as won) cannot reach
+    the lowest minimum average (1.48a), nor with the best results the lowest minimum
+    performance (1.48): :func:`_possible` over more games, read more generously (the
+    lowest opponent raised to the highest floor, the lowest requirement of the titles).
+    ``tests/unit/test_norm_search.py`` checks that no record it rules out gives a norm."""
     least, _ = rules.min_games(ctx.tournament)
     short = rules.short_norm(ctx.tournament)
     if short is not None:
@@ -397,19 +401,36 @@ def _hopeless(
         return True  # fewer rounds than games needed: no rating is read
     players = ctx.players
     game_date = ctx.game_date_ratings
+    played = [
+        (c, rank)
+        for c in cells
+        if (rank := c.opponent) is not None
+        and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
+    ]
+    if len(played) < least:
+        return True
     ratings = sorted(
         (
-            rules.opponent_rating(ctx.opponent(c) if game_date else players[c.opponent])
-            for c in cells
-            if c.opponent is not None and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
+            rules.opponent_rating(ctx.opponent(c) if game_date else players[rank])
+            for c, rank in played
         ),
         reverse=True,
     )
-    if len(ratings) < least:
-        return True
     lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
-    best = average_half_up(sum(ratings[:least]) + lift, least)
-    return best < min(rules.average_min[t] for t in titles)
+    average = min(rules.average_min[t] for t in titles)
+    performance = min(rules.performance_min[t] for t in titles)
+    halves = sorted((c.code.half_points for c, _ in played), reverse=True)
+    rating_sum = sum(ratings[: least - 1])
+    half_sum = sum(halves[: least - 1])
+    for m in range(least, len(played) + 1):
+        rating_sum += ratings[m - 1]
+        half_sum += halves[m - 1]
+        best = average_half_up(rating_sum + lift, m)
+        if best < average:
+            return True  # the best average of m games only falls as m grows
+        if best + dp(percentage_of_half_points(half_sum, m)) >= performance:
+            return False
+    return True
 
 
 def _find(
