@@ -438,11 +438,11 @@ def norms_before(
 
     Only where the argument holds: an edition that lets the games after a norm go, asking
     no more games of a record cut after the norm than of any (1.42f: "provided the minimum
-    number of games of 1.41 still holds"); a Swiss
-    (a round robin's view also holds the norms certain before they are achieved, which the
-    search does not find; 1.42d takes games against an unrated player in or out with other
-    players' results; a double round robin's mix counts each opponent once); and the context
-    the requirements and the games read the same (the Swiss exemption of either reading,
+    number of games of 1.41 still holds"); a Swiss (a round robin's view also holds the
+    norms certain before they are achieved, which the search does not find; 1.42d takes
+    games against an unrated player in or out with other players' results; a double round
+    robin's mix counts each opponent once); and the context the requirements and the games
+    read the same (the Swiss exemption of either reading,
     which can start to hold or, in 2024, stop; the event's own failed requirement; the
     unrated players with no point against rated ones; the ratings at the date of each game).
     The search's two attempts that are no tail cut need no condition: 1.4.1c's 8 games of 9

@@ -364,8 +364,8 @@ def _found(
     ctx: Context,
     rules: TitleRules,
 ) -> Verdict:
-    """:func:`_find` of a norm :func:`_whole_record_holds` (or the caller, ``held``) says
-    is there."""
+    """:func:`_find` of a norm :func:`_whole_record_holds` (or the caller, ``before``)
+    says is there."""
     verdict = _find(games, player, cells, title, ctx, rules)
     if verdict is None or not verdict.achieved:
         raise AssertionError(f"{player.rank} {title.value}: a norm said to hold is not found")
@@ -375,7 +375,7 @@ def _found(
 def _kept(
     player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
 ) -> Callable[[], Verdict]:
-    """How to make the verdict of a norm the caller knows is there (``held``)."""
+    """How to make the verdict of a norm the caller knows is there (``before``)."""
 
     def make() -> Verdict:
         return _found(norm_games(player, cells, ctx, rules), player, cells, title, ctx, rules)
