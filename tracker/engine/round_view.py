@@ -25,7 +25,14 @@ from tracker.engine.evaluation import (
 )
 from tracker.engine.prospects.round_robin import kept_out_of_reach
 from tracker.engine.prospects.values import Key, Prior
-from tracker.engine.secured import Condition, Secured, conditions, secured_norm, system_condition
+from tracker.engine.secured import (
+    Condition,
+    Secured,
+    by_exemption,
+    conditions,
+    secured_norm,
+    system_condition,
+)
 from tracker.engine.state import TournamentState
 from tracker.norms.search import Cell, Context, Verdict, evaluate
 
@@ -112,14 +119,18 @@ def view_after(state: TournamentState, number: int) -> RoundView:
     before_last_allowed = state.title_rules.may_ignore_after_norm(t)
     assumed = system_condition(state)  # an unknown system: every norm, every round
     later = not last and before_last_allowed
-    pending = {
-        (rank, title): found
-        for rank, title in norms
-        if (
-            found := assumed
-            + (conditions(state, ctx, rank, cells[rank], title, number) if later else ())
-        )
-    }
+    pending: dict[Key, tuple[Condition, ...]] = {}
+    for rank, title in norms:
+        found = assumed
+        if later:
+            # a norm of the round before built on held without the Swiss exemption unless
+            # that was its condition (:func:`conditions`)
+            held = None
+            if before is not None and previous is not None and (rank, title) in before:
+                held = not by_exemption(state, previous.pending.get((rank, title), ()))
+            found += conditions(state, ctx, rank, cells[rank], title, number, held)
+        if found:
+            pending[(rank, title)] = found
     prior = carry.prior if carry is not None else None
     out_of_reach = kept_out_of_reach(state, number, cells, ctx, prior)
     secured = _secured(state, rows, cells, ctx, norms, pending, number, out_of_reach)

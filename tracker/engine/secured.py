@@ -72,10 +72,17 @@ def conditions(
     cells: Sequence[Cell],
     title: Title,
     up_to: int,
+    without_exemption: bool | None = None,
 ) -> tuple[Condition, ...]:
     """The conditions on the player's ``title`` norm, achieved on ``cells`` (rounds 1 …
     ``up_to``) in the context ``ctx``, that later rounds could break; empty when the norm
-    is secured (given that the edition lets later games go, 1.42f / 1.4.1e)."""
+    is secured (given that the edition lets later games go, 1.42f / 1.4.1e).
+
+    ``without_exemption``: whether the norm held without the Swiss exemption after round
+    ``up_to - 1``, where this round's search may build on that one's
+    (:func:`tracker.engine.evaluation.norms_before`, the same argument with the exemption
+    left out of the same context): if it did, it does now; if not, only the whole record
+    can give it now. ``None``: not known, searched for."""
     rules, t = state.title_rules, ctx.tournament
     player = state.players[rank]
     found: list[Condition] = []
@@ -83,8 +90,16 @@ def conditions(
         ctx.swiss_exempt
         and rules.swiss_exemption_per_round
         and rules.federation_exemption(t, False, player) is None
-        and not norm_exists(
-            player, cells, title, dataclasses.replace(ctx, swiss_exempt=False), rules
+        and not (
+            without_exemption
+            or norm_exists(
+                player,
+                cells,
+                title,
+                dataclasses.replace(ctx, swiss_exempt=False),
+                rules,
+                cut=without_exemption is None,
+            )
         )
     ):
         players, federations, titled = rules.swiss_exemption
@@ -113,6 +128,13 @@ def conditions(
             )
         )
     return tuple(found)
+
+
+def by_exemption(state: TournamentState, found: Sequence[Condition]) -> bool:
+    """Whether the norm whose conditions are ``found`` (:func:`conditions`) holds only by
+    the Swiss exemption (1.4.3d)."""
+    article = state.title_rules.swiss_exemption_article
+    return any(c.article == article for c in found)
 
 
 def system_condition(state: TournamentState) -> tuple[Condition, ...]:

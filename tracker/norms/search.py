@@ -472,16 +472,23 @@ def _find(
 
 
 def norm_exists(
-    player: Player, cells: Sequence[Cell], title: Title, ctx: Context, rules: TitleRules
+    player: Player,
+    cells: Sequence[Cell],
+    title: Title,
+    ctx: Context,
+    rules: TitleRules,
+    cut: bool = True,
 ) -> bool:
     """Whether :func:`find_norm` finds a norm, without choosing the best attempt (nor
-    writing its evidence where the whole record gives it, :func:`_whole_record_holds`)."""
+    writing its evidence where the whole record gives it, :func:`_whole_record_holds`);
+    ``cut`` false: on the whole record only (the caller knows that no shorter cut gives
+    it, :func:`norms_found`)."""
     games = norm_games(player, cells, ctx, rules)
     if ctx.event_check is None:
         spec = norm_requirements(title, player, ctx, rules)
         if _whole_record_holds(games[0], spec, _Profile.of(games[0])):
             return True
-    return _find(games, player, cells, title, ctx, rules, first=True) is not None
+    return _find(games, player, cells, title, ctx, rules, first=True, cut=cut) is not None
 
 
 def evaluate(
