@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from tests.support.builders import FIDE_2009, FIDE_2024, PRE_2009, Opp, record
 from tests.support.oracles import brute_force
 from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
-from tracker.domain.players import Sex
+from tracker.domain.players import Player, Sex
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
@@ -182,6 +182,32 @@ def test_pass_fail_answers_agree_with_the_described_checks(
     assert gives_norm(games, spec) == explain(games, [], len(cells), spec).achieved
 
 
+EDITIONS = st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009])
+SYSTEMS = st.sampled_from([System.SWISS, System.ROUND_ROBIN])
+BYES = st.sampled_from([None, {3: "H"}, {5: "U"}])
+"""A half-point bye or a pairing-allocated bye in the record, or none."""
+RECORDS = (
+    st.lists(opponent, min_size=7, max_size=13)
+    | st.lists(strong_opponent, min_size=7, max_size=13)
+    | st.lists(rated_strong_opponent, min_size=7, max_size=13)
+)
+"""Records of 7 to 13 games, weak, strong or strong and all rated."""
+
+
+def _record_of(
+    opps: Sequence[Opp],
+    woman: bool,
+    system: System = System.SWISS,
+    byes: dict[int, str] | None = None,
+) -> tuple[Player, list[Cell], Context]:
+    """:func:`record` of a man or a woman (who is also judged for the women's titles)."""
+    me, cells, ctx = record(opps, system=system, byes=byes)
+    if woman:
+        me = dataclasses.replace(me, sex=Sex("w"))
+        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    return me, cells, ctx
+
+
 _DEFERRED: list[int] = []
 """Norms whose evidence :func:`norms_found` left to be made when asked for, over the runs."""
 
@@ -191,9 +217,9 @@ _DEFERRED: list[int] = []
 )
 @given(
     st.lists(strong_opponent, min_size=9, max_size=12),
-    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
-    st.sampled_from([System.SWISS, System.ROUND_ROBIN]),
-    st.sampled_from([None, {3: "H"}, {5: "U"}]),
+    EDITIONS,
+    SYSTEMS,
+    BYES,
     st.booleans(),
 )
 def test_a_norm_the_whole_record_gives_is_the_one_the_search_finds(
@@ -207,10 +233,7 @@ def test_a_norm_the_whole_record_gives_is_the_one_the_search_finds(
     gives it (``_whole_record_holds``), and makes its evidence when asked: it finds a norm of
     exactly the titles :func:`find_norm` finds one of, with the same verdict, however it got
     there (1.42e/f, 1.4.1e/f: the whole record is the best attempt)."""
-    me, cells, ctx = record(opps, system=system, byes=byes)
-    if woman:
-        me = dataclasses.replace(me, sex=Sex("w"))
-        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    me, cells, ctx = _record_of(opps, woman, system=system, byes=byes)
     titles = rules.eligible_norm_titles(me)
     found = norms_found(me, cells, titles, ctx, rules)
     expected = {t: v for t in titles if (v := find_norm(me, cells, t, ctx, rules)) is not None}
@@ -240,12 +263,10 @@ _RULED_OUT: list[bool] = []
     max_examples=400, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
-    st.lists(opponent, min_size=7, max_size=13)
-    | st.lists(strong_opponent, min_size=7, max_size=13)
-    | st.lists(rated_strong_opponent, min_size=7, max_size=13),
-    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
-    st.sampled_from([System.SWISS, System.ROUND_ROBIN]),
-    st.sampled_from([None, {3: "H"}, {5: "U"}]),
+    RECORDS,
+    EDITIONS,
+    SYSTEMS,
+    BYES,
     st.booleans(),
 )
 def test_no_record_the_cheap_test_rules_out_gives_a_norm(
@@ -259,10 +280,7 @@ def test_no_record_the_cheap_test_rules_out_gives_a_norm(
     (``_hopeless``: the best average of the strongest opponents, 1.48a, and with the best
     results the performance, 1.48) never rules out a record that gives a norm of any of the
     titles it is asked about, forfeit wins (1.42c) and 1.4.1c's 8 games included."""
-    me, cells, ctx = record(opps, system=system, byes=byes)
-    if woman:
-        me = dataclasses.replace(me, sex=Sex("w"))
-        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    me, cells, ctx = _record_of(opps, woman, system=system, byes=byes)
     titles = rules.eligible_norm_titles(me)
     if not titles or not _hopeless(me, cells, titles, ctx, rules):
         return
@@ -326,10 +344,8 @@ def _some_games_reach(
     max_examples=300, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow]
 )
 @given(
-    st.lists(opponent, min_size=7, max_size=12)
-    | st.lists(strong_opponent, min_size=7, max_size=12)
-    | st.lists(rated_strong_opponent, min_size=7, max_size=12),
-    st.sampled_from([FIDE_2009, FIDE_2024, PRE_2009]),
+    RECORDS,
+    EDITIONS,
     st.booleans(),
 )
 def test_the_cheap_test_lets_through_every_record_some_games_of_which_reach_the_rating(
@@ -339,10 +355,7 @@ def test_the_cheap_test_lets_through_every_record_some_games_of_which_reach_the_
     games reaches a title's average and performance with its own results, the record is not
     ruled out (the test relaxes each set: the strongest opponents, the best results, the
     lowest opponent of all raised to the floor)."""
-    me, cells, ctx = record(opps)
-    if woman:
-        me = dataclasses.replace(me, sex=Sex("w"))
-        ctx = dataclasses.replace(ctx, players={**ctx.players, 1: me})
+    me, cells, ctx = _record_of(opps, woman)
     titles = rules.eligible_norm_titles(me)
     if titles and _some_games_reach(cells, titles, ctx, rules):
         assert not _hopeless(me, cells, titles, ctx, rules)
