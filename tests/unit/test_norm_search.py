@@ -18,6 +18,7 @@ from tracker.domain.players import Player, Sex
 from tracker.domain.results import Code
 from tracker.domain.titles import Title
 from tracker.domain.tournaments import System
+from tracker.norms.bounds import Profile, hopeless, possible
 from tracker.norms.explain import explain
 from tracker.norms.opponent_mix import mix_checks, mix_met
 from tracker.norms.requirements import floor_raised, norm_requirements, short_requirements
@@ -25,9 +26,6 @@ from tracker.norms.search import (
     Cell,
     Context,
     Verdict,
-    _hopeless,
-    _possible,
-    _Profile,
     evaluate,
     find_norm,
     gives_norm,
@@ -277,12 +275,12 @@ def test_no_record_the_cheap_test_rules_out_gives_a_norm(
     woman: bool,
 ) -> None:
     """The test that rules out most players of an open before their games are classified
-    (``_hopeless``: the best average of the strongest opponents, 1.48a, and with the best
+    (``hopeless``: the best average of the strongest opponents, 1.48a, and with the best
     results the performance, 1.48) never rules out a record that gives a norm of any of the
     titles it is asked about, forfeit wins (1.42c) and 1.4.1c's 8 games included."""
     me, cells, ctx = _record_of(opps, woman, system=system, byes=byes)
     titles = rules.eligible_norm_titles(me)
-    if not titles or not _hopeless(me, cells, titles, ctx, rules):
+    if not titles or not hopeless(me, cells, titles, ctx, rules):
         return
     _RULED_OUT.append(all(rating is not None and rating >= 2450 for rating, *_ in opps))
     counted, _, forfeit = norm_games(me, cells, ctx, rules)
@@ -291,12 +289,12 @@ def test_no_record_the_cheap_test_rules_out_gives_a_norm(
         # nor does the search's own quick bound pass, which it relaxes (more games, each at
         # its best result, the lowest requirement of the titles)
         spec = norm_requirements(title, me, ctx, rules)
-        assert not _possible(_Profile.of(counted), spec)
+        assert not possible(Profile.of(counted), spec)
         if forfeit is not None:
-            assert not _possible(_Profile.of([*counted, forfeit]), spec)
+            assert not possible(Profile.of([*counted, forfeit]), spec)
         short = short_requirements(spec)
         if short is not None:
-            assert not _possible(_Profile.of(counted), short)
+            assert not possible(Profile.of(counted), short)
 
 
 def test_the_cheap_test_rules_out_by_the_performance_too() -> None:
@@ -351,14 +349,14 @@ def _some_games_reach(
 def test_the_cheap_test_lets_through_every_record_some_games_of_which_reach_the_rating(
     opps: list[Opp], rules: TitleRules, woman: bool
 ) -> None:
-    """``_hopeless`` against every set of the games: where some set of at least the fewest
+    """``hopeless`` against every set of the games: where some set of at least the fewest
     games reaches a title's average and performance with its own results, the record is not
     ruled out (the test relaxes each set: the strongest opponents, the best results, the
     lowest opponent of all raised to the floor)."""
     me, cells, ctx = _record_of(opps, woman)
     titles = rules.eligible_norm_titles(me)
     if titles and _some_games_reach(cells, titles, ctx, rules):
-        assert not _hopeless(me, cells, titles, ctx, rules)
+        assert not hopeless(me, cells, titles, ctx, rules)
 
 
 def test_the_cheap_test_at_the_performance_exactly() -> None:
@@ -366,7 +364,7 @@ def test_the_cheap_test_at_the_performance_exactly() -> None:
     is not ruled out, one half point less is."""
     opps = [(2450, "IM", fed, "=") for fed in ["FRA", "ESP", "NED"] * 3]
     me, cells, ctx = record(opps)
-    assert not _hopeless(me, cells, [Title.IM], ctx, FIDE_2009)
+    assert not hopeless(me, cells, [Title.IM], ctx, FIDE_2009)
     assert find_norm(me, cells, Title.IM, ctx, FIDE_2009) is not None
     me, cells, ctx = record([*opps[:-1], (2450, "IM", "NED", "0")])
-    assert _hopeless(me, cells, [Title.IM], ctx, FIDE_2009)
+    assert hopeless(me, cells, [Title.IM], ctx, FIDE_2009)

@@ -442,9 +442,9 @@ def norms_before(
     norms certain before they are achieved, which the search does not find; 1.42d takes
     games against an unrated player in or out with other players' results; a double round
     robin's mix counts each opponent once); and the context the requirements and the games
-    read the same (the Swiss exemption of either reading,
-    which can start to hold or, in 2024, stop; the event's own failed requirement; the
-    unrated players with no point against rated ones; the ratings at the date of each game).
+    read the same (the Swiss exemption of either reading, which can start to hold or, in
+    2024, stop; the event's own failed requirement; the unrated players with no point
+    against rated ones; the ratings at the date of each game).
     The search's two attempts that are no tail cut need no condition: 1.4.1c's 8 games of 9
     rounds and 1.42c's last-round forfeit counted as a loss give a norm only after the last
     round, never one a later round builds on, and are tried as before.

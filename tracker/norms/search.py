@@ -23,6 +23,7 @@ on generated small cases.
 
 The package holds the search's parts, each in its module: the values a verdict is made of
 (:mod:`~tracker.norms.values`), which games count (:mod:`~tracker.norms.games`, 1.42a–d),
+the quick rating bounds asked before the search (:mod:`~tracker.norms.bounds`),
 what a title's norm needs (:mod:`~tracker.norms.requirements`, 1.46–1.49), the opponent mix
 (:mod:`~tracker.norms.opponent_mix`, 1.43–1.46a) and its federation rules
 (:mod:`~tracker.norms.federations`), and the IT1-like evidence of an attempt
@@ -37,10 +38,9 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Sequence
 
-from tracker.domain.fide_tables import average_half_up, dp, percentage_of_half_points
 from tracker.domain.players import Player
-from tracker.domain.results import Code
 from tracker.domain.titles import Title
+from tracker.norms.bounds import Profile, hopeless, possible
 from tracker.norms.explain import explain, open_checks
 from tracker.norms.federations import foreign_count
 from tracker.norms.games import norm_games
@@ -317,10 +317,10 @@ def norms_found(
     if before:
         kept = {t: _kept(player, cells, t, ctx, rules) for t in titles if t in before}
         rest = [title for title in titles if title not in kept]
-    if not rest or _hopeless(player, cells, rest, ctx, rules):
+    if not rest or hopeless(player, cells, rest, ctx, rules):
         return dict(kept)
     games = norm_games(player, cells, ctx, rules)
-    profile = _Profile.of(games[0])
+    profile = Profile.of(games[0])
     found: dict[Title, Verdict | Callable[[], Verdict]] = {}
     for title in titles:
         if title in kept:
@@ -335,7 +335,7 @@ def norms_found(
     return found
 
 
-def _whole_record_holds(counted: list[NormGame], spec: Requirements, profile: _Profile) -> bool:
+def _whole_record_holds(counted: list[NormGame], spec: Requirements, profile: Profile) -> bool:
     """Whether the first attempt :func:`_attempts` yields is the whole record, no game left
     out: the same steps (the quick bounds, then the search at the last round, which tries
     dropping no win first), stopped before the evidence is written. Its verdict is then
@@ -344,7 +344,7 @@ def _whole_record_holds(counted: list[NormGame], spec: Requirements, profile: _P
     evidence's order), it leaves out no game it may (1.42e, 1.42f) and so is the best
     (:func:`_best` stops at it): :func:`_find` gives it (``tests/unit/test_norm_search.py``
     compares the two)."""
-    if spec.optimistic or not _possible(profile, spec) or not mix_reachable(counted, spec):
+    if spec.optimistic or not possible(profile, spec) or not mix_reachable(counted, spec):
         return False
     mandatory, wins = _split(counted, counted, spec)
     if _Search(mandatory, wins, spec).fewest_drops(most=0) != []:
@@ -383,56 +383,6 @@ def _kept(
     return make
 
 
-def _hopeless(
-    player: Player, cells: Sequence[Cell], titles: Sequence[Title], ctx: Context, rules: TitleRules
-) -> bool:
-    """A cheap test that rules out most players of an open before any game is classified:
-    even the best-rated possible games (every game with an opponent that could count,
-    forfeit wins included for 1.42c, each at its result, a forfeit win as won) cannot reach
-    the lowest minimum average (1.48a), nor with the best results the lowest minimum
-    performance (1.48): :func:`_possible` over more games, read more generously (the
-    lowest opponent raised to the highest floor, the lowest requirement of the titles).
-    ``tests/unit/test_norm_search.py`` checks that no record it rules out gives a norm."""
-    least, _ = rules.min_games(ctx.tournament)
-    short = rules.short_norm(ctx.tournament)
-    if short is not None:
-        least = min(least, short[0])
-    if len(cells) < least:
-        return True  # fewer rounds than games needed: no rating is read
-    players = ctx.players
-    game_date = ctx.game_date_ratings
-    played = [
-        (c, rank)
-        for c in cells
-        if (rank := c.opponent) is not None
-        and (c.code.over_the_board or c.code is Code.FORFEIT_WIN)
-    ]
-    if len(played) < least:
-        return True
-    ratings = sorted(
-        (
-            rules.opponent_rating(ctx.opponent(c) if game_date else players[rank])
-            for c, rank in played
-        ),
-        reverse=True,
-    )
-    lift = max(rules.raised_opponents * max(0, rules.rating_floor[t] - ratings[-1]) for t in titles)
-    average = min(rules.average_min[t] for t in titles)
-    performance = min(rules.performance_min[t] for t in titles)
-    halves = sorted((c.code.half_points for c, _ in played), reverse=True)
-    rating_sum = sum(ratings[: least - 1])
-    half_sum = sum(halves[: least - 1])
-    for m in range(least, len(played) + 1):
-        rating_sum += ratings[m - 1]
-        half_sum += halves[m - 1]
-        best = average_half_up(rating_sum + lift, m)
-        if best < average:
-            return True  # the best average of m games only falls as m grows
-        if best + dp(percentage_of_half_points(half_sum, m)) >= performance:
-            return False
-    return True
-
-
 def _find(
     games: tuple[list[NormGame], list[Ignored], NormGame | None],
     player: Player,
@@ -440,7 +390,7 @@ def _find(
     title: Title,
     ctx: Context,
     rules: TitleRules,
-    profile: _Profile | None = None,
+    profile: Profile | None = None,
     first: bool = False,
     optimistic: bool = False,
     cut: bool = True,
@@ -486,7 +436,7 @@ def norm_exists(
     games = norm_games(player, cells, ctx, rules)
     if ctx.event_check is None:
         spec = norm_requirements(title, player, ctx, rules)
-        if _whole_record_holds(games[0], spec, _Profile.of(games[0])):
+        if _whole_record_holds(games[0], spec, Profile.of(games[0])):
             return True
     return _find(games, player, cells, title, ctx, rules, first=True, cut=cut) is not None
 
@@ -536,56 +486,16 @@ def _key(v: Verdict) -> tuple[int, int, int]:
     return (v.credited_games, v.games, -len(v.ignored))
 
 
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Profile:
-    """A player's counted games reduced to what the quick bound needs, built once for all
-    titles: ratings and results, each sorted best first, as running sums."""
-
-    lowest: int
-    rating_sums: tuple[int, ...]
-    """``rating_sums[m]``: the sum of the m highest ratings."""
-    half_sums: tuple[int, ...]
-    """``half_sums[m]``: the m best results, in half points."""
-
-    @classmethod
-    def of(cls, games: Sequence[NormGame]) -> _Profile:
-        ratings = sorted((g.rating for g in games), reverse=True)
-        halves = sorted((g.half_points for g in games), reverse=True)
-        rating_sums, half_sums = [0], [0]
-        for r, h in zip(ratings, halves, strict=True):
-            rating_sums.append(rating_sums[-1] + r)
-            half_sums.append(half_sums[-1] + h)
-        return cls(ratings[-1] if ratings else 0, tuple(rating_sums), tuple(half_sums))
-
-
-def _possible(profile: _Profile, spec: Requirements) -> bool:
-    """A quick necessary condition over every subset of at least the minimum games: the best
-    average of m games is that of the m highest rated, the best score that of the m best
-    results, and the two bounds together must reach the performance (1.48, 1.48a)."""
-    n = len(profile.rating_sums) - 1
-    if n < spec.min_games:
-        return False
-    lift = spec.raise_count * max(0, spec.floor - profile.lowest)
-    for m in range(spec.min_games, n + 1):
-        best_average = average_half_up(profile.rating_sums[m] + lift, m)
-        if best_average < spec.avg_min:
-            return False  # the top-m average only falls as m grows
-        best_pct = percentage_of_half_points(profile.half_sums[m], m)
-        if best_average + dp(best_pct) >= spec.perf_min:
-            return True
-    return False
-
-
 def _attempts(
     games: list[NormGame],
     left_out: list[Ignored],
     last: int,
     spec: Requirements,
     cut_allowed: bool = True,
-    profile: _Profile | None = None,
+    profile: Profile | None = None,
 ) -> Iterable[Verdict]:
     rules, t = spec.rules, spec.tournament
-    if not _possible(profile or _Profile.of(games), spec):
+    if not possible(profile or Profile.of(games), spec):
         return
     cuts = sorted({g.round for g in games} | {last}, reverse=True)
     if not (cut_allowed and rules.may_ignore_after_norm(t)):
