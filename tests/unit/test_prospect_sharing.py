@@ -262,6 +262,42 @@ def test_a_table_of_needs_is_its_plain_definition(opened: tuple[int, int, int, d
 
 
 @pytest.mark.parametrize("opened", OPENS, ids=[str(o[3].year) for o in OPENS])
+def test_routes_that_read_the_same_ratings_share_a_table(
+    opened: tuple[int, int, int, date],
+) -> None:
+    """Routes of a round with the same rating inputs (:meth:`Relaxed._rating_key`) take one
+    table, worked out once, where every mix they ask passes: fewer tables are worked out
+    than asked for, and every route's table, most taken from another route, is its own
+    plain definition (1.48)."""
+    players, rounds, seed, start = opened
+    made = asked = 0
+    worked_out, table_of = Relaxed._needs, Relaxed.needs
+
+    def counted_needs(route: Relaxed, questions: list[tuple[int, int]]) -> Any:
+        nonlocal made
+        made += 1
+        return worked_out(route, questions)
+
+    def counted_table(route: Relaxed) -> tuple[Need, ...]:
+        nonlocal asked
+        asked += 1
+        return table_of(route)
+
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(Relaxed, "_needs", counted_needs)
+        monkeypatch.setattr(Relaxed, "needs", counted_table)
+        first_rounds = swiss_events(players, rounds, seed=seed, start=start)[:4]
+        seen = watched(e for group in first_rounds for e in group)
+    assert 0 < 5 * made < 4 * asked  # at least a fifth of the tables taken, not worked out
+    by_key: dict[tuple[object, ...], list[Relaxed]] = {}
+    for route in seen.routes:
+        by_key.setdefault((id(route.o), route._rating_key()), []).append(route)
+    assert sum(len(group) > 1 for group in by_key.values()) > 10
+    for route in seen.routes:
+        assert route.needs() == plain_needs(route)
+
+
+@pytest.mark.parametrize("opened", OPENS, ids=[str(o[3].year) for o in OPENS])
 def test_shared_wire_forms_are_the_same_json(opened: tuple[int, int, int, date]) -> None:
     """A round's prospects turned into their wire form with the models shared give the
     same JSON, byte for byte, as each made on its own; and they do share rows."""

@@ -245,8 +245,53 @@ class Relaxed:
         lower the least sum (1.48; :func:`_least_sums` is non-increasing in the score), so
         the scores that pass the rating bound for a record are those from the first that
         does (a bisection) to ``2m``, and the mix of a record does not depend on its score
-        (so a record whose mix fails gives no row at all)."""
+        (so a record whose mix fails gives no row at all).
+
+        Made once per round for the routes whose rating inputs are the same (round 1 of a
+        500-player open: 447 different among 1,058), see :meth:`_rating_key`: another
+        route's table is taken when every mix it asked passes here too."""
+        key = self._rating_key()
+        made = self.o.made.needs
+        known = made.get(key)
+        if known is not None:
+            asked, table = known
+            if all(self._mix_ok(n, m) for n, m in asked):
+                if asked:
+                    self.rating_ok = True
+                return table
+        asked_now: list[tuple[int, int]] = []
+        table, passed = self._needs(asked_now)
+        if passed:
+            made[key] = (tuple(asked_now), table)
+        return table
+
+    def _rating_key(self) -> tuple[object, ...]:
+        """Everything :meth:`_needs` reads but the answers of :meth:`_mix_ok`: the least
+        sums' key (the minimum score, average and performance, :func:`_least_sums`), the
+        minimum number of games, the pool's best sums up to the games left (so the games
+        left), the records of the games so far (:meth:`drops`, so their number), whether
+        every game left must count (:attr:`exactly`) and the rows' note. Where two routes'
+        keys are equal, :meth:`_needs` asks the same mix questions in the same order and,
+        when every answer is a pass, makes the same rows: so a route whose answers to those
+        questions all pass may take the other's table (``tests/unit/test_prospect_sharing.py``
+        compares)."""
+        spec = self.spec
+        return (
+            spec.rules.min_score,
+            spec.avg_min,
+            spec.perf_min,
+            spec.min_games,
+            tuple(self.best[: self.left + 1]),  # its length gives the games left
+            tuple(self.drops()),  # the first gives the number of games so far
+            self.exactly,
+            self.note,
+        )
+
+    def _needs(self, asked: list[tuple[int, int]]) -> tuple[tuple[Need, ...], bool]:
+        """:meth:`needs` worked out, with each (games, remaining games) whose mix it asked
+        in ``asked``, in order, and whether every answer was a pass."""
         spec, best_of, note = self.spec, self.best, self.note
+        passed = True
         sums = _least_sums(spec)
         rows: list[Row] = []
         most = len(self._record.ordered)  # the games so far with no win left out
@@ -267,7 +312,9 @@ class Relaxed:
                 if first > h_c + top:
                     continue  # not even every remaining game won
                 self.rating_ok = True
+                asked.append((n, m))
                 if not self._mix_ok(n, m):
+                    passed = False
                     continue  # the same mix for every score
                 xs = [total - adj_c for total in by_half[first : h_c + top + 1]]
                 h = first - h_c
@@ -286,7 +333,7 @@ class Relaxed:
                     continue
                 previous = average
                 rows.append((m, h, average, shown, note))
-        return needs_table(tuple(rows), self.o)
+        return needs_table(tuple(rows), self.o), passed
 
 
 Sums = tuple[tuple[int, ...], tuple[int, ...]]

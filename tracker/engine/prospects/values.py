@@ -169,6 +169,11 @@ class Made:
     rows: dict[Row, Need] = dataclasses.field(default_factory=dict)
     open: OpenMemo = dataclasses.field(default_factory=dict)
     """The open requirements (:func:`tracker.norms.explain.open_checks`)."""
+    needs: dict[tuple[object, ...], tuple[tuple[tuple[int, int], ...], tuple[Need, ...]]] = (
+        dataclasses.field(default_factory=dict)
+    )
+    """A Swiss route's table of needs by what it reads of the ratings, with the mix
+    questions it asked (:meth:`.bound.Relaxed.needs`)."""
 
 
 def spec_basis(ctx: Context) -> tuple[object, ...]:
