@@ -9,7 +9,13 @@ ends in ``/s``); :func:`run` prints them and, when asked:
   arguments, on that revision's code (``git archive`` into a temporary folder, imported
   first: :data:`TREE`) right after this tree's run, and prints both side by side. This
   machine is shared and loaded: only figures measured in the same run are compared, never
-  absolute times against an old figure.
+  absolute times against an old figure;
+* ``--turns N`` with ``--baseline REV`` runs both trees ``N`` times, in turns (this tree,
+  the revision, the revision, this tree, ...; each but this tree's first in a fresh
+  process), and prints each figure's medians, their ratio and the range of the ``N``
+  ratios of a turn: on a machine whose speed drifts (the same two trees measured one after
+  the other gave 0.65x to 1.50x), a ratio whose range stays on one side of 1 is one the
+  drift did not make.
 
 Each benchmark puts :data:`TREE` first on ``sys.path`` (this checkout unless a baseline run
 says otherwise), then the checkout itself, so that a revision without this module still
@@ -19,12 +25,14 @@ runs with it.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -40,6 +48,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--baseline",
         help="a JSON file of figures (--save), or a git revision to run the same benchmark on",
     )
+    parser.add_argument(
+        "--turns",
+        type=int,
+        default=1,
+        help="with --baseline REV: run both trees this many times, in turns; medians and the "
+        "range of the turns' ratios",
+    )
 
 
 def run(parser: argparse.ArgumentParser, main: Callable[[argparse.Namespace], Figures]) -> int:
@@ -53,22 +68,42 @@ def finish(args: argparse.Namespace, figures: Figures) -> int:
     ``main``)."""
     if args.save:
         args.save.write_text(json.dumps(figures, indent=1) + "\n", encoding="utf-8")
-    if args.baseline:
-        label, base = _baseline(args.baseline)
-        print()
-        print(compare(figures, base, label))
-    return 0
-
-
-def _baseline(what: str) -> tuple[str, Figures]:
-    path = Path(what)
+    if not args.baseline:
+        return 0
+    path = Path(args.baseline)
     if path.is_file():
-        return path.name, json.loads(path.read_text(encoding="utf-8"))
-    return what, measure_revision(what)
+        base = json.loads(path.read_text(encoding="utf-8"))
+        print()
+        print(compare(figures, base, path.name))
+        return 0
+    turns = max(1, getattr(args, "turns", 1))
+    this, other = [figures], []
+    with _revision(args.baseline) as tree:
+        for turn in range(turns):
+            # this tree first in even turns (the first turn's run is the one above), last in
+            # odd ones: a drift of the machine's speed favours neither tree
+            if turn and turn % 2 == 0:
+                this.append(_measure(None, "this tree"))
+            other.append(_measure(tree, args.baseline))
+            if turn % 2 == 1:
+                this.append(_measure(None, "this tree"))
+    print()
+    if turns == 1:
+        print(compare(figures, other[0], args.baseline))
+    else:
+        print(compare_turns(this, other, args.baseline))
+    return 0
 
 
 def measure_revision(rev: str) -> Figures:
     """The figures of this benchmark, with this run's arguments, on revision ``rev``."""
+    with _revision(rev) as tree:
+        return _measure(tree, rev)
+
+
+@contextlib.contextmanager
+def _revision(rev: str) -> Iterator[Path]:
+    """Revision ``rev``'s files in a temporary folder (``git archive``)."""
     with tempfile.TemporaryDirectory(prefix="bench-baseline-") as tmp:
         tree = Path(tmp) / "tree"
         tree.mkdir()
@@ -76,13 +111,22 @@ def measure_revision(rev: str) -> Figures:
             ["git", "-C", str(CHECKOUT), "archive", rev], check=True, capture_output=True
         ).stdout
         subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
+        yield tree
+
+
+def _measure(tree: Path | None, label: str) -> Figures:
+    """This benchmark, with this run's arguments, in a fresh process, on ``tree`` (``None``:
+    the checkout)."""
+    with tempfile.TemporaryDirectory(prefix="bench-figures-") as tmp:
         out = Path(tmp) / "figures.json"
         argv = _without_baseline(sys.argv[1:])
-        print(f"\n--- the same on {rev} ---", flush=True)
+        env = dict(os.environ)
+        env.pop("BENCH_TREE", None)
+        if tree is not None:
+            env["BENCH_TREE"] = str(tree)
+        print(f"\n--- the same on {label} ---", flush=True)
         subprocess.run(
-            [sys.executable, sys.argv[0], *argv, "--save", str(out)],
-            check=True,
-            env={**os.environ, "BENCH_TREE": str(tree)},
+            [sys.executable, sys.argv[0], *argv, "--save", str(out)], check=True, env=env
         )
         figures: Figures = json.loads(out.read_text(encoding="utf-8"))
         return figures
@@ -94,9 +138,9 @@ def _without_baseline(argv: list[str]) -> list[str]:
     for arg in argv:
         if skip:
             skip = False
-        elif arg in ("--baseline", "--save"):
+        elif arg in ("--baseline", "--save", "--turns"):
             skip = True
-        elif not arg.startswith(("--baseline=", "--save=")):
+        elif not arg.startswith(("--baseline=", "--save=", "--turns=")):
             out.append(arg)
     return out
 
@@ -116,4 +160,33 @@ def compare(figures: Mapping[str, float], base: Mapping[str, float], label: str)
         ratio = f"{value / then:8.2f}" if then else f"{'-':>8}"
         shown = f"{then:13.2f}" if then is not None else f"{'-':>13}"
         lines.append(f"{name[:44]:<44} {value:15.2f} {shown} {ratio}")
+    return "\n".join(lines)
+
+
+def compare_turns(this: Sequence[Figures], base: Sequence[Figures], label: str) -> str:
+    """:func:`compare` for several turns of both trees: each figure's median in each tree, the
+    ratio of the medians, and the lowest and highest ratio of a turn (this tree's figure of a
+    turn over the baseline's of the same turn).
+
+    >>> print(compare_turns([{"round ms": 5.0}, {"round ms": 7.0}],
+    ...                     [{"round ms": 10.0}, {"round ms": 9.0}], "main"))
+    figure (median of 2 turns)                         this tree          main    ratio  turns
+    round ms                                               6.00          9.50     0.63  0.50-0.78
+    """
+    lines = [
+        f"{f'figure (median of {len(this)} turns)':<44} {'this tree':>15} {label[:13]:>13} "
+        f"{'ratio':>8}  turns"
+    ]
+    for name in this[0]:
+        mine = [f[name] for f in this if name in f]
+        theirs = [f[name] for f in base if name in f]
+        value = statistics.median(mine)
+        if not theirs:
+            lines.append(f"{name[:44]:<44} {value:15.2f} {'-':>13} {'-':>8}")
+            continue
+        then = statistics.median(theirs)
+        ratio = f"{value / then:8.2f}" if then else f"{'-':>8}"
+        turns = [a / b for a, b in zip(mine, theirs, strict=False) if b]
+        spread = f"  {min(turns):.2f}-{max(turns):.2f}" if turns else ""
+        lines.append(f"{name[:44]:<44} {value:15.2f} {then:13.2f} {ratio}{spread}")
     return "\n".join(lines)

@@ -4,11 +4,16 @@ after a refactor moved the function it times; these runs catch that at test time
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+from collections.abc import Iterator
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("aiokafka", reason="the benchmarks need the bench extra")
 
-from bench import bench_core
+from bench import baseline, bench_core
 from tests.support.builders import tournament_events
 from tracker.engine import transition
 
@@ -48,3 +53,29 @@ def test_bench_titles_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) 
     assert "   5 norms:" in out
     assert "ms per title fact (12 facts x 5)" in out
     assert "a rating list of 10 players" in out
+
+
+def test_turns_alternate_the_trees_and_print_the_range_of_ratios(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--turns 4`` runs this tree and the revision as ABBA ABBA (this tree's first run
+    is the caller's): a drift of the machine's speed favours neither tree."""
+    order: list[str] = []
+    speed = iter(range(2, 20))
+
+    @contextlib.contextmanager
+    def revision(rev: str) -> Iterator[Path]:
+        yield Path("/nowhere")
+
+    def measure(tree: Path | None, label: str) -> baseline.Figures:
+        order.append("base" if tree else "this")
+        return {"round ms": float(next(speed))}
+
+    monkeypatch.setattr(baseline, "_revision", revision)
+    monkeypatch.setattr(baseline, "_measure", measure)
+    args = argparse.Namespace(save=None, baseline="main", turns=4)
+    assert baseline.finish(args, {"round ms": 1.0}) == 0
+    assert order == ["base", "base", "this", "this", "base", "base", "this"]
+    table = capsys.readouterr().out.splitlines()[-1].split()
+    # this tree 1, 4, 5, 8 against 2, 3, 6, 7: medians 4.5 and 4.5, turns 1/2 .. 8/7
+    assert table[-4:] == ["4.50", "4.50", "1.00", "0.50-1.33"]
