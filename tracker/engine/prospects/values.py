@@ -172,8 +172,8 @@ class Made:
     needs: dict[tuple[object, ...], tuple[tuple[tuple[int, int], ...], tuple[Need, ...]]] = (
         dataclasses.field(default_factory=dict)
     )
-    """A Swiss route's table of needs by what it reads of the ratings, with the mix
-    questions it asked (:meth:`.bound.Relaxed.needs`)."""
+    """A route's table of needs (a Swiss, or a round robin too large to be exact) by what it
+    reads of the ratings, with the mix questions it asked (:meth:`.bound.Relaxed.needs`)."""
 
 
 def spec_basis(ctx: Context) -> tuple[object, ...]:
