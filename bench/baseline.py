@@ -10,12 +10,11 @@ ends in ``/s``); :func:`run` prints them and, when asked:
   first: :data:`TREE`) right after this tree's run, and prints both side by side. This
   machine is shared and loaded: only figures measured in the same run are compared, never
   absolute times against an old figure;
-* ``--turns N`` with ``--baseline REV`` runs both trees ``N`` times, in turns (this tree,
-  the revision, the revision, this tree, ...; each but this tree's first in a fresh
-  process), and prints each figure's medians, their ratio and the range of the ``N``
-  ratios of a turn: on a machine whose speed drifts (the same two trees measured one after
-  the other gave 0.65x to 1.50x), a ratio whose range stays on one side of 1 is one the
-  drift did not make.
+* ``--turns N`` with ``--baseline REV`` runs both trees ``N`` times more, in turns (this
+  tree, the revision, the revision, this tree, ...; each in a fresh process), and prints
+  each figure's medians, their ratio and the range of the ``N`` ratios of a turn: on a
+  machine whose speed drifts (the same two trees measured one after the other gave 0.65x
+  to 1.50x), a ratio whose range stays on one side of 1 is one the drift did not make.
 
 Each benchmark puts :data:`TREE` first on ``sys.path`` (this checkout unless a baseline run
 says otherwise), then the checkout itself, so that a revision without this module still
@@ -77,12 +76,14 @@ def finish(args: argparse.Namespace, figures: Figures) -> int:
         print(compare(figures, base, path.name))
         return 0
     turns = max(1, getattr(args, "turns", 1))
-    this, other = [figures], []
+    # in turns, every run in a fresh process: the run above, in this one, may differ by
+    # what the process did before (imports, caches), which only this tree's would carry
+    this, other = ([figures] if turns == 1 else []), []
     with _revision(args.baseline) as tree:
         for turn in range(turns):
-            # this tree first in even turns (the first turn's run is the one above), last in
-            # odd ones: a drift of the machine's speed favours neither tree
-            if turn and turn % 2 == 0:
+            # this tree first in even turns, last in odd ones: a drift of the machine's
+            # speed favours neither tree
+            if turns > 1 and turn % 2 == 0:
                 this.append(_measure(None, "this tree"))
             other.append(_measure(tree, args.baseline))
             if turn % 2 == 1:
@@ -93,12 +94,6 @@ def finish(args: argparse.Namespace, figures: Figures) -> int:
     else:
         print(compare_turns(this, other, args.baseline))
     return 0
-
-
-def measure_revision(rev: str) -> Figures:
-    """The figures of this benchmark, with this run's arguments, on revision ``rev``."""
-    with _revision(rev) as tree:
-        return _measure(tree, rev)
 
 
 @contextlib.contextmanager
@@ -155,12 +150,16 @@ def compare(figures: Mapping[str, float], base: Mapping[str, float], label: str)
     msg/s                                                900.00             -        -
     """
     lines = [f"{'figure':<44} {'this tree':>15} {label[:13]:>13} {'ratio':>8}"]
-    for name, value in figures.items():
-        then = base.get(name)
-        ratio = f"{value / then:8.2f}" if then else f"{'-':>8}"
-        shown = f"{then:13.2f}" if then is not None else f"{'-':>13}"
-        lines.append(f"{name[:44]:<44} {value:15.2f} {shown} {ratio}")
+    lines += [_row(name, value, base.get(name)) for name, value in figures.items()]
     return "\n".join(lines)
+
+
+def _row(name: str, value: float, then: float | None, spread: str = "") -> str:
+    """A line of :func:`compare` or :func:`compare_turns`: the figure, this tree's, the
+    baseline's (``None``: it has none) and their ratio, then ``spread``."""
+    ratio = f"{value / then:8.2f}" if then else f"{'-':>8}"
+    shown = f"{then:13.2f}" if then is not None else f"{'-':>13}"
+    return f"{name[:44]:<44} {value:15.2f} {shown} {ratio}{spread}"
 
 
 def compare_turns(this: Sequence[Figures], base: Sequence[Figures], label: str) -> str:
@@ -180,13 +179,8 @@ def compare_turns(this: Sequence[Figures], base: Sequence[Figures], label: str) 
     for name in this[0]:
         mine = [f[name] for f in this if name in f]
         theirs = [f[name] for f in base if name in f]
-        value = statistics.median(mine)
-        if not theirs:
-            lines.append(f"{name[:44]:<44} {value:15.2f} {'-':>13} {'-':>8}")
-            continue
-        then = statistics.median(theirs)
-        ratio = f"{value / then:8.2f}" if then else f"{'-':>8}"
         turns = [a / b for a, b in zip(mine, theirs, strict=False) if b]
         spread = f"  {min(turns):.2f}-{max(turns):.2f}" if turns else ""
-        lines.append(f"{name[:44]:<44} {value:15.2f} {then:13.2f} {ratio}{spread}")
+        then = statistics.median(theirs) if theirs else None
+        lines.append(_row(name, statistics.median(mine), then, spread))
     return "\n".join(lines)

@@ -58,8 +58,9 @@ def test_bench_titles_runs_on_a_small_input(capsys: pytest.CaptureFixture[str]) 
 def test_turns_alternate_the_trees_and_print_the_range_of_ratios(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """``--turns 4`` runs this tree and the revision as ABBA ABBA (this tree's first run
-    is the caller's): a drift of the machine's speed favours neither tree."""
+    """``--turns 4`` runs this tree and the revision as ABBA ABBA, each in a fresh process
+    (the caller's run is not one of them): a drift of the machine's speed favours neither
+    tree."""
     order: list[str] = []
     speed = iter(range(2, 20))
 
@@ -75,7 +76,8 @@ def test_turns_alternate_the_trees_and_print_the_range_of_ratios(
     monkeypatch.setattr(baseline, "_measure", measure)
     args = argparse.Namespace(save=None, baseline="main", turns=4)
     assert baseline.finish(args, {"round ms": 1.0}) == 0
-    assert order == ["base", "base", "this", "this", "base", "base", "this"]
+    assert order == ["this", "base", "base", "this", "this", "base", "base", "this"]
     table = capsys.readouterr().out.splitlines()[-1].split()
-    # this tree 1, 4, 5, 8 against 2, 3, 6, 7: medians 4.5 and 4.5, turns 1/2 .. 8/7
-    assert table[-4:] == ["4.50", "4.50", "1.00", "0.50-1.33"]
+    # this tree 2, 5, 6, 9 against 3, 4, 7, 8 (the caller's 1.0 left out): medians 5.5 and
+    # 5.5, turns 2/3 .. 9/8
+    assert table[-4:] == ["5.50", "5.50", "1.00", "0.67-1.25"]
